@@ -1,0 +1,59 @@
+// Errors inside tcpu's C++ code: a tcpuResult plus a message naming the
+// argument and value at fault. The C API turns a failed Status into its
+// result code and the thread's last-error detail.
+#ifndef TCPU_STATUS_HPP
+#define TCPU_STATUS_HPP
+
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include "tcpu/tcpu.h"
+
+namespace tcpu {
+
+// Builds a message from pieces: concat("gridX=", 0, " is invalid").
+template <class... Parts>
+std::string concat(const Parts&... parts) {
+  std::ostringstream out;
+  (out << ... << parts);
+  return out.str();
+}
+
+class [[nodiscard]] Status {
+public:
+  Status() = default;
+  Status(tcpuResult code, std::string message) : code_(code), message_(std::move(message)) {}
+
+  bool ok() const { return code_ == TCPU_SUCCESS; }
+  tcpuResult code() const { return code_; }
+  const std::string& message() const { return message_; }
+
+private:
+  tcpuResult code_ = TCPU_SUCCESS;
+  std::string message_;
+};
+
+// A value or the Status saying why there is none.
+template <class T>
+class [[nodiscard]] Expected {
+public:
+  Expected(T value) : value_(std::move(value)) {}
+  Expected(Status status) : status_(std::move(status)) {}
+
+  bool ok() const { return value_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  const Status& status() const { return status_; }
+  T& operator*() { return *value_; }
+  T* operator->() { return &*value_; }
+  T take() { return std::move(*value_); }
+
+private:
+  std::optional<T> value_;
+  Status status_;
+};
+
+} // namespace tcpu
+
+#endif // TCPU_STATUS_HPP

@@ -1,0 +1,233 @@
+/*
+ * tcpu runtime C API. Modeled on the CUDA driver API so that host code written
+ * for cuModuleLoad / cuLaunchKernel ports by renaming `cu` to `tcpu`.
+ *
+ * Conventions:
+ * - Every function returns a tcpuResult; on failure, tcpuGetLastErrorDetail()
+ *   on the same thread describes it (which argument, which value, which kernel).
+ * - tcpuInit(0) must be called first; other calls return TCPU_ERROR_NOT_INITIALIZED.
+ * - Handles are opaque ids, never dereferenced: a null, destroyed or foreign
+ *   handle gives TCPU_ERROR_INVALID_HANDLE, never undefined behaviour.
+ * - All functions are thread-safe.
+ */
+#ifndef TCPU_TCPU_H
+#define TCPU_TCPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tcpu/export.h"
+#include "tcpu/kernel_abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TCPU_VERSION_MAJOR 0
+#define TCPU_VERSION_MINOR 1
+#define TCPU_VERSION_PATCH 0
+
+/* Result codes. Values follow CUresult where a CUDA counterpart exists. */
+typedef enum tcpuResult {
+  TCPU_SUCCESS = 0,
+  TCPU_ERROR_INVALID_VALUE = 1,
+  TCPU_ERROR_OUT_OF_MEMORY = 2,
+  TCPU_ERROR_NOT_INITIALIZED = 3,
+  TCPU_ERROR_NO_DEVICE = 100,
+  TCPU_ERROR_INVALID_DEVICE = 101,
+  TCPU_ERROR_INVALID_IMAGE = 200,
+  TCPU_ERROR_INVALID_SOURCE = 300,
+  TCPU_ERROR_FILE_NOT_FOUND = 301,
+  TCPU_ERROR_OPERATING_SYSTEM = 304,
+  TCPU_ERROR_INVALID_HANDLE = 400,
+  TCPU_ERROR_NOT_FOUND = 500,
+  TCPU_ERROR_NOT_READY = 600,
+  TCPU_ERROR_LAUNCH_FAILED = 719,
+  TCPU_ERROR_NOT_SUPPORTED = 801,
+  TCPU_ERROR_UNKNOWN = 999
+} tcpuResult;
+
+TCPU_API tcpuResult tcpuGetErrorName(tcpuResult error, const char** pStr);
+TCPU_API tcpuResult tcpuGetErrorString(tcpuResult error, const char** pStr);
+/* The detail message of the last failed call on this thread ("" if none). Valid
+ * until the next failing call on this thread. Successful calls leave it alone. */
+TCPU_API const char* tcpuGetLastErrorDetail(void);
+
+/* ---- Initialization and version ---------------------------------------- */
+
+/* flags must be 0. Reads TCPU_NUM_THREADS / OMP_NUM_THREADS and TCPU_SCHEDULE
+ * ("static", "dynamic", "guided", optionally ",<chunk>"); a malformed value is
+ * an error naming the variable. Calling it again is harmless. */
+TCPU_API tcpuResult tcpuInit(unsigned int flags);
+/* The runtime version as major*1000 + minor*10 + patch, as cuDriverGetVersion. */
+TCPU_API tcpuResult tcpuDriverGetVersion(int* version);
+
+/* ---- Device (the host CPU) ------------------------------------------------ */
+
+typedef int tcpuDevice;
+
+typedef enum tcpuDeviceAttribute {
+  TCPU_DEVICE_ATTRIBUTE_NUM_CORES = 1,        /* logical processors available to this process */
+  TCPU_DEVICE_ATTRIBUTE_NUM_THREADS = 2,      /* worker threads a launch uses now */
+  TCPU_DEVICE_ATTRIBUTE_VECTOR_BITS = 3,      /* widest SIMD register: 512, 256 or 128 */
+  TCPU_DEVICE_ATTRIBUTE_MAX_SCRATCH_BYTES = 4 /* largest sharedMemBytes a launch accepts */
+} tcpuDeviceAttribute;
+
+TCPU_API tcpuResult tcpuDeviceGetCount(int* count); /* always 1: the host */
+TCPU_API tcpuResult tcpuDeviceGet(tcpuDevice* device, int ordinal);
+/* CPU model name, e.g. "Intel(R) Xeon(R) ...". */
+TCPU_API tcpuResult tcpuDeviceGetName(char* name, int len, tcpuDevice dev);
+/* Space-separated ISA features relevant to code generation, e.g. "avx2 fma avx512f". */
+TCPU_API tcpuResult tcpuDeviceGetFeatures(char* features, int len, tcpuDevice dev);
+TCPU_API tcpuResult tcpuDeviceGetAttribute(int* value, tcpuDeviceAttribute attrib,
+                                           tcpuDevice dev);
+
+/* ---- Launch settings ------------------------------------------------------ */
+
+typedef enum tcpuSchedule {
+  TCPU_SCHEDULE_STATIC = 0,  /* contiguous equal ranges (chunk 0), or round-robin chunks */
+  TCPU_SCHEDULE_DYNAMIC = 1, /* workers take `chunk` programs at a time (chunk 0 means 1) */
+  TCPU_SCHEDULE_GUIDED = 2   /* shrinking ranges, at least `chunk` programs (0 means 1) */
+} tcpuSchedule;
+
+/* Worker threads per launch. numThreads >= 1; 0 restores the default
+ * (TCPU_NUM_THREADS, else OMP_NUM_THREADS, else all cores). */
+TCPU_API tcpuResult tcpuSetNumThreads(int numThreads);
+TCPU_API tcpuResult tcpuGetNumThreads(int* numThreads);
+TCPU_API tcpuResult tcpuSetSchedule(tcpuSchedule schedule, unsigned int chunk);
+TCPU_API tcpuResult tcpuGetSchedule(tcpuSchedule* schedule, unsigned int* chunk);
+
+typedef struct tcpuLaunchHookInfo {
+  const char* kernelName;
+  uint32_t grid[3];
+  int numThreads;
+  struct tcpuStream_st* stream; /* the stream it was launched on (NULL: the null stream) */
+  uint64_t durationNs;          /* exit hook only: wall time of the grid */
+} tcpuLaunchHookInfo;
+
+typedef void (*tcpuLaunchHook)(const tcpuLaunchHookInfo* info, void* userData);
+
+/* Called on the thread that runs the grid, right before it starts and right
+ * after it ends (as Triton's launch_enter_hook / launch_exit_hook). Either may
+ * be NULL; passing both NULL removes the hooks. */
+TCPU_API tcpuResult tcpuSetLaunchHooks(tcpuLaunchHook enter, tcpuLaunchHook exit, void* userData);
+
+/* ---- Modules and functions ------------------------------------------------ */
+
+typedef struct tcpuModule_st* tcpuModule;
+typedef struct tcpuFunction_st* tcpuFunction;
+
+/* Loads a module from a file. The runtime itself loads shared objects of
+ * precompiled kernels (see tcpu/kernel.hpp); other formats (LLVM IR, kernel
+ * source) load once a library that registers a loader is linked (tcpu_codegen). */
+TCPU_API tcpuResult tcpuModuleLoad(tcpuModule* module, const char* fname);
+/* The same from memory: `size` bytes of a shared object or of another
+ * registered format. */
+TCPU_API tcpuResult tcpuModuleLoadData(tcpuModule* module, const void* image, size_t size);
+/* Unloads; its functions become invalid. Launches already queued on streams
+ * still complete (they keep the code alive). */
+TCPU_API tcpuResult tcpuModuleUnload(tcpuModule module);
+TCPU_API tcpuResult tcpuModuleGetFunction(tcpuFunction* function, tcpuModule module,
+                                          const char* name);
+
+TCPU_API tcpuResult tcpuFuncGetName(const char** name, tcpuFunction function);
+TCPU_API tcpuResult tcpuFuncGetParamCount(unsigned int* count, tcpuFunction function);
+/* Describes parameter `index` (the name pointer lives as long as the module). */
+TCPU_API tcpuResult tcpuFuncGetParamInfo(tcpuParamDesc* info, tcpuFunction function,
+                                         unsigned int index);
+/* Short name of a data type: "i32", "fp16", "ptr", ... */
+TCPU_API const char* tcpuDataTypeName(tcpuDataType type);
+
+/* ---- Streams and events --------------------------------------------------- */
+
+typedef struct tcpuStream_st* tcpuStream;
+typedef struct tcpuEvent_st* tcpuEvent;
+
+typedef enum tcpuStreamFlags {
+  TCPU_STREAM_DEFAULT = 0,     /* the null stream waits for this stream's earlier work */
+  TCPU_STREAM_NON_BLOCKING = 1 /* no implicit wait with the null stream */
+} tcpuStreamFlags;
+
+/* Work on a created stream runs asynchronously, in order, on a worker of its
+ * own. NULL is the null stream: synchronous, and (as CUDA's legacy default
+ * stream) it first waits for all work on streams created without
+ * TCPU_STREAM_NON_BLOCKING. */
+TCPU_API tcpuResult tcpuStreamCreate(tcpuStream* stream, unsigned int flags);
+/* Waits for the stream's work to finish, then destroys it. */
+TCPU_API tcpuResult tcpuStreamDestroy(tcpuStream stream);
+/* Waits for its work. Returns the first error of that work, if any, once;
+ * the stream stays usable. */
+TCPU_API tcpuResult tcpuStreamSynchronize(tcpuStream stream);
+/* TCPU_SUCCESS if all its work is done, TCPU_ERROR_NOT_READY if not. */
+TCPU_API tcpuResult tcpuStreamQuery(tcpuStream stream);
+
+typedef enum tcpuEventFlags { TCPU_EVENT_DEFAULT = 0 } tcpuEventFlags;
+
+TCPU_API tcpuResult tcpuEventCreate(tcpuEvent* event, unsigned int flags);
+TCPU_API tcpuResult tcpuEventRecord(tcpuEvent event, tcpuStream stream);
+TCPU_API tcpuResult tcpuEventQuery(tcpuEvent event);
+TCPU_API tcpuResult tcpuEventSynchronize(tcpuEvent event);
+/* Milliseconds between two completed records. TCPU_ERROR_NOT_READY if either is
+ * still pending; TCPU_ERROR_INVALID_HANDLE if either was never recorded. */
+TCPU_API tcpuResult tcpuEventElapsedTime(float* milliseconds, tcpuEvent start, tcpuEvent end);
+TCPU_API tcpuResult tcpuEventDestroy(tcpuEvent event);
+
+/* ---- Launch --------------------------------------------------------------- */
+
+/* Keys of the `extra` array of tcpuLaunchKernel, ended by TCPU_LAUNCH_PARAM_END. */
+#define TCPU_LAUNCH_PARAM_END ((void*)0x00)
+/* CUDA's packed form: the next entry points to a buffer holding all parameter
+ * values, each at its natural alignment. Replaces kernelParams. */
+#define TCPU_LAUNCH_PARAM_BUFFER_POINTER ((void*)0x01)
+/* The next entry points to a size_t holding that buffer's size. */
+#define TCPU_LAUNCH_PARAM_BUFFER_SIZE ((void*)0x02)
+/* tcpu's own: the next entry is the number of parameters passed, as (void*)(uintptr_t)n;
+ * a mismatch with the kernel's count is an error instead of a wrong read. */
+#define TCPU_LAUNCH_PARAM_COUNT ((void*)0x100)
+
+/* Largest sharedMemBytes accepted. */
+#define TCPU_MAX_SCRATCH_BYTES (64u << 20)
+
+/*
+ * Runs the kernel once for every (x, y, z) of gridX x gridY x gridZ, as
+ * cuLaunchKernel (same parameter list). On the CPU:
+ * - gridX*gridY*gridZ programs run, each exactly once, on the configured worker
+ *   threads; the grid may exceed 2^32 programs; a zero dimension is a no-op.
+ * - blockDimX/Y/Z are accepted and ignored (a program is one thread using SIMD;
+ *   Triton's 32*num_warps has no CPU meaning), but must be >= 1.
+ * - sharedMemBytes (<= TCPU_MAX_SCRATCH_BYTES) is a per-program scratch area,
+ *   64-byte aligned, contents undefined at program start (tcpuLaunchFrame.scratch).
+ * - kernelParams[i] points to the value of parameter i; values are copied at
+ *   launch, so they may change once the call returns.
+ */
+TCPU_API tcpuResult tcpuLaunchKernel(tcpuFunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                     unsigned int gridDimZ, unsigned int blockDimX,
+                                     unsigned int blockDimY, unsigned int blockDimZ,
+                                     unsigned int sharedMemBytes, tcpuStream hStream,
+                                     void** kernelParams, void** extra);
+
+/* ---- Memory (host memory, 64-byte aligned) -------------------------------- */
+
+typedef uint64_t tcpuDeviceptr;
+
+TCPU_API tcpuResult tcpuMemAlloc(tcpuDeviceptr* dptr, size_t bytesize);
+/* Waits for all streams' work first (the memory may be in use). */
+TCPU_API tcpuResult tcpuMemFree(tcpuDeviceptr dptr);
+/* Copies and sets run on the null stream. The device side must lie inside one
+ * tcpuMemAlloc allocation. */
+TCPU_API tcpuResult tcpuMemcpyHtoD(tcpuDeviceptr dstDevice, const void* srcHost, size_t byteCount);
+TCPU_API tcpuResult tcpuMemcpyDtoH(void* dstHost, tcpuDeviceptr srcDevice, size_t byteCount);
+TCPU_API tcpuResult tcpuMemcpyDtoD(tcpuDeviceptr dstDevice, tcpuDeviceptr srcDevice,
+                                   size_t byteCount);
+TCPU_API tcpuResult tcpuMemcpyHtoDAsync(tcpuDeviceptr dstDevice, const void* srcHost,
+                                        size_t byteCount, tcpuStream hStream);
+TCPU_API tcpuResult tcpuMemcpyDtoHAsync(void* dstHost, tcpuDeviceptr srcDevice, size_t byteCount,
+                                        tcpuStream hStream);
+TCPU_API tcpuResult tcpuMemsetD8(tcpuDeviceptr dstDevice, unsigned char uc, size_t n);
+TCPU_API tcpuResult tcpuMemsetD32(tcpuDeviceptr dstDevice, unsigned int ui, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TCPU_TCPU_H */

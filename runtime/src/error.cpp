@@ -1,0 +1,80 @@
+#include "error.hpp"
+
+#include <string>
+
+namespace tcpu::detail {
+namespace {
+
+thread_local std::string lastErrorDetail;
+
+struct ResultText {
+  tcpuResult code;
+  const char* name;
+  const char* text;
+};
+
+constexpr ResultText kResultTexts[] = {
+    {TCPU_SUCCESS, "TCPU_SUCCESS", "no error"},
+    {TCPU_ERROR_INVALID_VALUE, "TCPU_ERROR_INVALID_VALUE", "invalid argument"},
+    {TCPU_ERROR_OUT_OF_MEMORY, "TCPU_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {TCPU_ERROR_NOT_INITIALIZED, "TCPU_ERROR_NOT_INITIALIZED", "tcpuInit has not been called"},
+    {TCPU_ERROR_NO_DEVICE, "TCPU_ERROR_NO_DEVICE", "no such device"},
+    {TCPU_ERROR_INVALID_DEVICE, "TCPU_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {TCPU_ERROR_INVALID_IMAGE, "TCPU_ERROR_INVALID_IMAGE", "not a valid tcpu module image"},
+    {TCPU_ERROR_INVALID_SOURCE, "TCPU_ERROR_INVALID_SOURCE", "invalid kernel source"},
+    {TCPU_ERROR_FILE_NOT_FOUND, "TCPU_ERROR_FILE_NOT_FOUND", "file not found"},
+    {TCPU_ERROR_OPERATING_SYSTEM, "TCPU_ERROR_OPERATING_SYSTEM", "an OS call failed"},
+    {TCPU_ERROR_INVALID_HANDLE, "TCPU_ERROR_INVALID_HANDLE", "invalid resource handle"},
+    {TCPU_ERROR_NOT_FOUND, "TCPU_ERROR_NOT_FOUND", "named symbol not found"},
+    {TCPU_ERROR_NOT_READY, "TCPU_ERROR_NOT_READY", "operation not yet complete"},
+    {TCPU_ERROR_LAUNCH_FAILED, "TCPU_ERROR_LAUNCH_FAILED", "kernel launch failed"},
+    {TCPU_ERROR_NOT_SUPPORTED, "TCPU_ERROR_NOT_SUPPORTED", "operation not supported"},
+    {TCPU_ERROR_UNKNOWN, "TCPU_ERROR_UNKNOWN", "unknown error"},
+};
+
+const ResultText* findResult(tcpuResult code) {
+  for (const ResultText& entry : kResultTexts)
+    if (entry.code == code) return &entry;
+  return nullptr;
+}
+
+} // namespace
+
+tcpuResult report(const Status& status) {
+  if (!status.ok()) lastErrorDetail = status.message();
+  return status.code();
+}
+
+} // namespace tcpu::detail
+
+using namespace tcpu::detail;
+
+extern "C" {
+
+tcpuResult tcpuGetErrorName(tcpuResult error, const char** pStr) {
+  if (!pStr) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuGetErrorName: pStr is NULL");
+  const ResultText* entry = findResult(error);
+  if (!entry) {
+    *pStr = nullptr;
+    return fail(TCPU_ERROR_INVALID_VALUE, "tcpuGetErrorName: ", static_cast<int>(error),
+                " is not a tcpuResult");
+  }
+  *pStr = entry->name;
+  return TCPU_SUCCESS;
+}
+
+tcpuResult tcpuGetErrorString(tcpuResult error, const char** pStr) {
+  if (!pStr) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuGetErrorString: pStr is NULL");
+  const ResultText* entry = findResult(error);
+  if (!entry) {
+    *pStr = nullptr;
+    return fail(TCPU_ERROR_INVALID_VALUE, "tcpuGetErrorString: ", static_cast<int>(error),
+                " is not a tcpuResult");
+  }
+  *pStr = entry->text;
+  return TCPU_SUCCESS;
+}
+
+const char* tcpuGetLastErrorDetail(void) { return lastErrorDetail.c_str(); }
+
+} // extern "C"

@@ -1,0 +1,91 @@
+#include "grid_runner.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+
+namespace tcpu::detail {
+namespace {
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+
+// Each worker keeps one scratch buffer and reuses it across launches.
+void* workerScratch(uint32_t bytes) {
+  thread_local std::unique_ptr<void, FreeDeleter> buffer;
+  thread_local uint32_t capacity = 0;
+  if (bytes > capacity) {
+    const uint32_t rounded = (bytes + 63u) & ~63u;
+    buffer.reset(std::aligned_alloc(64, rounded));
+    capacity = buffer ? rounded : 0;
+  }
+  return buffer.get();
+}
+
+// False when the scratch area could not be allocated (the range did not run).
+bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end) {
+  tcpuLaunchFrame frame{{launch.grid[0], launch.grid[1], launch.grid[2]}, 0, nullptr, 0};
+  if (launch.scratchBytes > 0) {
+    frame.scratch = workerScratch(launch.scratchBytes);
+    if (!frame.scratch) return false;
+    frame.scratchBytes = launch.scratchBytes;
+  }
+  launch.entry(launch.params, begin, end, &frame);
+  return true;
+}
+
+Status scratchFailure(const GridLaunch& launch) {
+  return Status(TCPU_ERROR_OUT_OF_MEMORY, concat("cannot allocate sharedMemBytes=", launch.scratchBytes,
+                                                 " of scratch for a worker thread"));
+}
+
+omp_sched_t toOpenMP(tcpuSchedule schedule) {
+  switch (schedule) {
+  case TCPU_SCHEDULE_DYNAMIC: return omp_sched_dynamic;
+  case TCPU_SCHEDULE_GUIDED: return omp_sched_guided;
+  case TCPU_SCHEDULE_STATIC: break;
+  }
+  return omp_sched_static;
+}
+
+} // namespace
+
+Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
+  const uint64_t programs = launch.programs;
+  const int threads =
+      static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(settings.numThreads), programs));
+  if (threads <= 1) { // serial fast path: no parallel region at all
+    if (!runRange(launch, 0, programs)) return scratchFailure(launch);
+    return {};
+  }
+
+  // The grid is cut into parts, each one entry call over contiguous programs:
+  // static with no chunk gives every thread one equal share; otherwise parts
+  // are `chunk` programs and OpenMP deals them out by the schedule.
+  const bool evenShares = settings.schedule == TCPU_SCHEDULE_STATIC && settings.chunk == 0;
+  const uint64_t chunk = std::max<uint64_t>(settings.chunk, 1);
+  const uint64_t parts = evenShares ? static_cast<uint64_t>(threads) : (programs - 1) / chunk + 1;
+  const uint64_t share = programs / static_cast<uint64_t>(threads);
+  const uint64_t extra = programs % static_cast<uint64_t>(threads);
+
+  bool allRan = true;
+  omp_set_schedule(toOpenMP(settings.schedule), 1);
+#pragma omp parallel for num_threads(threads) schedule(runtime) reduction(&& : allRan)
+  for (uint64_t part = 0; part < parts; ++part) {
+    uint64_t begin, end;
+    if (evenShares) {
+      begin = part * share + std::min(part, extra);
+      end = begin + share + (part < extra ? 1 : 0);
+    } else {
+      begin = part * chunk;
+      end = std::min(programs, begin + chunk);
+    }
+    allRan = runRange(launch, begin, end) && allRan;
+  }
+  return allRan ? Status() : scratchFailure(launch);
+}
+
+} // namespace tcpu::detail

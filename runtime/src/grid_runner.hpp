@@ -1,0 +1,25 @@
+// Runs every program of a grid once, over the configured worker threads.
+#ifndef TCPU_SRC_GRID_RUNNER_HPP
+#define TCPU_SRC_GRID_RUNNER_HPP
+
+#include <cstdint>
+
+#include "settings.hpp"
+#include "tcpu/kernel_abi.h"
+
+namespace tcpu::detail {
+
+struct GridLaunch {
+  tcpuKernelEntry entry;
+  void* const* params;
+  uint32_t grid[3];
+  uint64_t programs; // grid[0] * grid[1] * grid[2], > 0
+  uint32_t scratchBytes;
+};
+
+// Fails only when a worker cannot get its scratch area.
+Status runGrid(const GridLaunch& launch, const LaunchSettings& settings);
+
+} // namespace tcpu::detail
+
+#endif // TCPU_SRC_GRID_RUNNER_HPP

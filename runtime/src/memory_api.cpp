@@ -1,0 +1,128 @@
+// tcpuMem* entry points: 64-byte aligned host memory with known extents.
+#include <cstring>
+
+#include "error.hpp"
+#include "runtime_state.hpp"
+
+using namespace tcpu;
+using namespace tcpu::detail;
+
+namespace {
+
+void* toPointer(tcpuDeviceptr address) {
+  return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
+}
+
+// Checks the device-side range, then runs `copy` on the null stream or queues it.
+template <class Copy>
+tcpuResult transfer(const char* api, tcpuStream stream, std::initializer_list<Status> checks,
+                    Copy copy) {
+  for (const Status& check : checks)
+    if (!check.ok()) return fail(check.code(), api, ": ", check.message());
+  RuntimeState& state = runtime();
+  if (!stream) {
+    state.streams.waitForBlocking();
+    copy();
+    return TCPU_SUCCESS;
+  }
+  std::shared_ptr<Stream> queue = state.streams.find(stream);
+  if (!queue)
+    return fail(TCPU_ERROR_INVALID_HANDLE, api, ": hStream=", static_cast<const void*>(stream),
+                " is not a live stream");
+  queue->enqueue([copy] {
+    copy();
+    return Status();
+  });
+  return TCPU_SUCCESS;
+}
+
+Status hostPointer(const void* pointer, const char* what, size_t bytes) {
+  if (!pointer && bytes > 0) return Status(TCPU_ERROR_INVALID_VALUE, concat(what, " is NULL"));
+  return {};
+}
+
+} // namespace
+
+extern "C" {
+
+tcpuResult tcpuMemAlloc(tcpuDeviceptr* dptr, size_t bytesize) {
+  return initializedApi("tcpuMemAlloc", [&] {
+    if (!dptr) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuMemAlloc: dptr is NULL");
+    Expected<uintptr_t> address = runtime().memory.allocate(bytesize);
+    if (!address) return fail(address.status().code(), "tcpuMemAlloc: ", address.status().message());
+    *dptr = *address;
+    return TCPU_SUCCESS;
+  });
+}
+
+tcpuResult tcpuMemFree(tcpuDeviceptr dptr) {
+  return initializedApi("tcpuMemFree", [&] {
+    if (dptr == 0) return TCPU_SUCCESS; // as free(NULL)
+    runtime().streams.waitForAll();
+    Status released = runtime().memory.release(dptr);
+    return released.ok() ? TCPU_SUCCESS
+                         : fail(released.code(), "tcpuMemFree: ", released.message());
+  });
+}
+
+tcpuResult tcpuMemcpyHtoD(tcpuDeviceptr dstDevice, const void* srcHost, size_t byteCount) {
+  return tcpuMemcpyHtoDAsync(dstDevice, srcHost, byteCount, nullptr);
+}
+
+tcpuResult tcpuMemcpyDtoH(void* dstHost, tcpuDeviceptr srcDevice, size_t byteCount) {
+  return tcpuMemcpyDtoHAsync(dstHost, srcDevice, byteCount, nullptr);
+}
+
+tcpuResult tcpuMemcpyHtoDAsync(tcpuDeviceptr dstDevice, const void* srcHost, size_t byteCount,
+                               tcpuStream hStream) {
+  return initializedApi("tcpuMemcpyHtoD", [&] {
+    return transfer("tcpuMemcpyHtoD", hStream,
+                    {hostPointer(srcHost, "srcHost", byteCount),
+                     runtime().memory.checkRange(dstDevice, byteCount, "dstDevice")},
+                    [=] { std::memcpy(toPointer(dstDevice), srcHost, byteCount); });
+  });
+}
+
+tcpuResult tcpuMemcpyDtoHAsync(void* dstHost, tcpuDeviceptr srcDevice, size_t byteCount,
+                               tcpuStream hStream) {
+  return initializedApi("tcpuMemcpyDtoH", [&] {
+    return transfer("tcpuMemcpyDtoH", hStream,
+                    {hostPointer(dstHost, "dstHost", byteCount),
+                     runtime().memory.checkRange(srcDevice, byteCount, "srcDevice")},
+                    [=] { std::memcpy(dstHost, toPointer(srcDevice), byteCount); });
+  });
+}
+
+tcpuResult tcpuMemcpyDtoD(tcpuDeviceptr dstDevice, tcpuDeviceptr srcDevice, size_t byteCount) {
+  return initializedApi("tcpuMemcpyDtoD", [&] {
+    return transfer("tcpuMemcpyDtoD", nullptr,
+                    {runtime().memory.checkRange(dstDevice, byteCount, "dstDevice"),
+                     runtime().memory.checkRange(srcDevice, byteCount, "srcDevice")},
+                    [=] { std::memmove(toPointer(dstDevice), toPointer(srcDevice), byteCount); });
+  });
+}
+
+tcpuResult tcpuMemsetD8(tcpuDeviceptr dstDevice, unsigned char uc, size_t n) {
+  return initializedApi("tcpuMemsetD8", [&] {
+    return transfer("tcpuMemsetD8", nullptr,
+                    {runtime().memory.checkRange(dstDevice, n, "dstDevice")},
+                    [=] { std::memset(toPointer(dstDevice), uc, n); });
+  });
+}
+
+tcpuResult tcpuMemsetD32(tcpuDeviceptr dstDevice, unsigned int ui, size_t n) {
+  return initializedApi("tcpuMemsetD32", [&] {
+    if (dstDevice % 4 != 0)
+      return fail(TCPU_ERROR_INVALID_VALUE, "tcpuMemsetD32: dstDevice=0x", std::hex, dstDevice,
+                  " is not 4-byte aligned");
+    if (n > SIZE_MAX / 4)
+      return fail(TCPU_ERROR_INVALID_VALUE, "tcpuMemsetD32: n=", n, " overflows the byte count");
+    return transfer("tcpuMemsetD32", nullptr,
+                    {runtime().memory.checkRange(dstDevice, n * 4, "dstDevice")}, [=] {
+                      auto* words = static_cast<uint32_t*>(toPointer(dstDevice));
+                      for (size_t i = 0; i < n; ++i) words[i] = ui;
+                    });
+  });
+}
+
+} // extern "C"

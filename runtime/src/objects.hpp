@@ -1,0 +1,31 @@
+// The runtime objects behind module and function handles.
+#ifndef TCPU_SRC_OBJECTS_HPP
+#define TCPU_SRC_OBJECTS_HPP
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "tcpu/module_loader.hpp"
+
+namespace tcpu::detail {
+
+struct Module {
+  std::string origin; // the path, or "<memory image>", for messages
+  std::unique_ptr<LoadedModule> image;
+
+  std::mutex mutex; // guards the two fields below
+  bool unloaded = false;
+  std::unordered_map<std::string, tcpuFunction> functions;
+};
+
+struct Function {
+  std::shared_ptr<Module> module; // keeps the code loaded while a launch holds this
+  const tcpuKernelDesc* desc;
+  std::string name;
+};
+
+} // namespace tcpu::detail
+
+#endif // TCPU_SRC_OBJECTS_HPP

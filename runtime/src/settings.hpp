@@ -1,0 +1,60 @@
+// Launch settings shared by all launches: worker threads, schedule, hooks.
+// Read on every launch, so the hot fields are atomics.
+#ifndef TCPU_SRC_SETTINGS_HPP
+#define TCPU_SRC_SETTINGS_HPP
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
+#include "tcpu/status.hpp"
+
+namespace tcpu::detail {
+
+struct LaunchSettings {
+  int numThreads = 1;
+  tcpuSchedule schedule = TCPU_SCHEDULE_STATIC;
+  uint32_t chunk = 0;
+};
+
+struct LaunchHooks {
+  tcpuLaunchHook enter = nullptr;
+  tcpuLaunchHook exit = nullptr;
+  void* userData = nullptr;
+};
+
+class Settings {
+public:
+  // Reads TCPU_NUM_THREADS / OMP_NUM_THREADS / TCPU_SCHEDULE.
+  Status loadEnvironment();
+
+  LaunchSettings launchSettings() const;
+  int numThreads() const;
+  // 0 restores the default from the environment / core count.
+  void setNumThreads(int numThreads);
+  void setSchedule(tcpuSchedule schedule, uint32_t chunk);
+
+  void setHooks(const LaunchHooks& hooks);
+  // False when none are set: one relaxed load on the launch path.
+  bool hasHooks() const { return hasHooks_.load(std::memory_order_acquire); }
+  LaunchHooks hooks() const;
+
+private:
+  static uint64_t packSchedule(tcpuSchedule schedule, uint32_t chunk) {
+    return (static_cast<uint64_t>(schedule) << 32) | chunk;
+  }
+
+  std::atomic<int> defaultThreads_{1};
+  std::atomic<int> explicitThreads_{0}; // set by tcpuSetNumThreads; 0 = use the default
+  std::atomic<uint64_t> schedule_{packSchedule(TCPU_SCHEDULE_STATIC, 0)};
+  mutable std::mutex hooksMutex_;
+  LaunchHooks hooks_;
+  std::atomic<bool> hasHooks_{false};
+};
+
+// Parses TCPU_SCHEDULE's value: "static", "dynamic,16", "guided,4".
+Expected<std::pair<tcpuSchedule, uint32_t>> parseSchedule(const std::string& text);
+
+} // namespace tcpu::detail
+
+#endif // TCPU_SRC_SETTINGS_HPP

@@ -1,0 +1,146 @@
+// tcpuStream* and tcpuEvent* entry points.
+#include <chrono>
+
+#include "error.hpp"
+#include "runtime_state.hpp"
+
+using namespace tcpu;
+using namespace tcpu::detail;
+
+namespace {
+
+tcpuResult invalidStream(const char* api, tcpuStream stream) {
+  return fail(TCPU_ERROR_INVALID_HANDLE, api, ": stream ", static_cast<const void*>(stream),
+              " is not a live stream");
+}
+
+tcpuResult invalidEvent(const char* api, const char* what, tcpuEvent event) {
+  return fail(TCPU_ERROR_INVALID_HANDLE, api, ": ", what, " ", static_cast<const void*>(event),
+              " is not a live event");
+}
+
+} // namespace
+
+extern "C" {
+
+tcpuResult tcpuStreamCreate(tcpuStream* stream, unsigned int flags) {
+  return initializedApi("tcpuStreamCreate", [&] {
+    if (!stream) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuStreamCreate: stream is NULL");
+    if (flags & ~static_cast<unsigned int>(TCPU_STREAM_NON_BLOCKING))
+      return fail(TCPU_ERROR_INVALID_VALUE, "tcpuStreamCreate: flags=", flags,
+                  " (only TCPU_STREAM_NON_BLOCKING is defined)");
+    *stream = runtime().streams.create(flags);
+    return TCPU_SUCCESS;
+  });
+}
+
+tcpuResult tcpuStreamDestroy(tcpuStream stream) {
+  return initializedApi("tcpuStreamDestroy", [&] {
+    std::shared_ptr<Stream> object = runtime().streams.remove(stream);
+    if (!object) return invalidStream("tcpuStreamDestroy", stream);
+    object->waitIdle();
+    return TCPU_SUCCESS;
+  });
+}
+
+tcpuResult tcpuStreamSynchronize(tcpuStream stream) {
+  return initializedApi("tcpuStreamSynchronize", [&] {
+    if (!stream) {
+      runtime().streams.waitForBlocking();
+      return TCPU_SUCCESS;
+    }
+    std::shared_ptr<Stream> object = runtime().streams.find(stream);
+    if (!object) return invalidStream("tcpuStreamSynchronize", stream);
+    Status status = object->synchronize();
+    return status.ok() ? TCPU_SUCCESS
+                       : fail(status.code(), "tcpuStreamSynchronize: earlier work failed: ",
+                              status.message());
+  });
+}
+
+tcpuResult tcpuStreamQuery(tcpuStream stream) {
+  return initializedApi("tcpuStreamQuery", [&] {
+    if (!stream) return TCPU_SUCCESS; // the null stream is synchronous
+    std::shared_ptr<Stream> object = runtime().streams.find(stream);
+    if (!object) return invalidStream("tcpuStreamQuery", stream);
+    return object->idle() ? TCPU_SUCCESS : TCPU_ERROR_NOT_READY;
+  });
+}
+
+tcpuResult tcpuEventCreate(tcpuEvent* event, unsigned int flags) {
+  return initializedApi("tcpuEventCreate", [&] {
+    if (!event) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuEventCreate: event is NULL");
+    if (flags != TCPU_EVENT_DEFAULT)
+      return fail(TCPU_ERROR_INVALID_VALUE, "tcpuEventCreate: flags=", flags, " must be 0");
+    *event = runtime().events.insert(std::make_shared<Event>());
+    return TCPU_SUCCESS;
+  });
+}
+
+tcpuResult tcpuEventRecord(tcpuEvent event, tcpuStream stream) {
+  return initializedApi("tcpuEventRecord", [&] {
+    RuntimeState& state = runtime();
+    std::shared_ptr<Event> object = state.events.find(event);
+    if (!object) return invalidEvent("tcpuEventRecord", "event", event);
+    if (!stream) {
+      state.streams.waitForBlocking();
+      object->complete(object->beginRecord());
+      return TCPU_SUCCESS;
+    }
+    std::shared_ptr<Stream> queue = state.streams.find(stream);
+    if (!queue) return invalidStream("tcpuEventRecord", stream);
+    const uint64_t record = object->beginRecord();
+    queue->enqueue([object, record] {
+      object->complete(record);
+      return Status();
+    });
+    return TCPU_SUCCESS;
+  });
+}
+
+tcpuResult tcpuEventQuery(tcpuEvent event) {
+  return initializedApi("tcpuEventQuery", [&] {
+    std::shared_ptr<Event> object = runtime().events.find(event);
+    if (!object) return invalidEvent("tcpuEventQuery", "event", event);
+    return object->reached() ? TCPU_SUCCESS : TCPU_ERROR_NOT_READY;
+  });
+}
+
+tcpuResult tcpuEventSynchronize(tcpuEvent event) {
+  return initializedApi("tcpuEventSynchronize", [&] {
+    std::shared_ptr<Event> object = runtime().events.find(event);
+    if (!object) return invalidEvent("tcpuEventSynchronize", "event", event);
+    object->wait();
+    return TCPU_SUCCESS;
+  });
+}
+
+tcpuResult tcpuEventElapsedTime(float* milliseconds, tcpuEvent start, tcpuEvent end) {
+  return initializedApi("tcpuEventElapsedTime", [&] {
+    constexpr const char* kApi = "tcpuEventElapsedTime";
+    if (!milliseconds) return fail(TCPU_ERROR_INVALID_VALUE, kApi, ": milliseconds is NULL");
+    std::shared_ptr<Event> first = runtime().events.find(start);
+    if (!first) return invalidEvent(kApi, "start", start);
+    std::shared_ptr<Event> last = runtime().events.find(end);
+    if (!last) return invalidEvent(kApi, "end", end);
+    if (!first->everRecorded() || !last->everRecorded())
+      return fail(TCPU_ERROR_INVALID_HANDLE, kApi, ": ", first->everRecorded() ? "end" : "start",
+                  " event was never recorded");
+    if (!first->reached() || !last->reached())
+      return fail(TCPU_ERROR_NOT_READY, kApi, ": ", first->reached() ? "end" : "start",
+                  " event has not completed yet");
+    const auto elapsed = last->time() - first->time();
+    *milliseconds = std::chrono::duration<float, std::milli>(elapsed).count();
+    return TCPU_SUCCESS;
+  });
+}
+
+tcpuResult tcpuEventDestroy(tcpuEvent event) {
+  return initializedApi("tcpuEventDestroy", [&] {
+    // A record still queued keeps its own reference, so this never waits.
+    if (!runtime().events.remove(event)) return invalidEvent("tcpuEventDestroy", "event", event);
+    return TCPU_SUCCESS;
+  });
+}
+
+} // extern "C"

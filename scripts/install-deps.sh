@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs what tcpu needs to build, test and benchmark, from the OS package
+# manager only (no downloads of our own). Idempotent: installs only what is
+# missing and says what it installs.
+set -euo pipefail
+
+debian_packages=(
+  cmake ninja-build pkg-config g++-12
+  clang-19 lld-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev
+  libomp-19-dev clang-format-19
+  libsleef-dev libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
+  zlib1g-dev libzstd-dev
+)
+brew_packages=(cmake ninja pkg-config llvm@19 libomp sleef googletest google-benchmark onednn)
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+install_debian() {
+  local missing=()
+  for p in "${debian_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all ${#debian_packages[@]} Debian packages already installed"
+    return
+  fi
+  echo "install-deps: installing ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+install_macos() {
+  command -v brew >/dev/null || { echo "install-deps: Homebrew is required on macOS (https://brew.sh)" >&2; exit 1; }
+  local missing=()
+  for p in "${brew_packages[@]}"; do
+    brew list --versions "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all ${#brew_packages[@]} Homebrew packages already installed"
+    return
+  fi
+  echo "install-deps: installing ${missing[*]}"
+  brew install "${missing[@]}"
+}
+
+case "$(uname -s)" in
+  Linux)
+    if command -v apt-get >/dev/null; then install_debian
+    else echo "install-deps: only Debian/Ubuntu (apt) and macOS (Homebrew) are automated; install the equivalents of: ${debian_packages[*]}" >&2; exit 1
+    fi ;;
+  Darwin) install_macos ;;
+  *) echo "install-deps: unsupported OS $(uname -s)" >&2; exit 1 ;;
+esac
