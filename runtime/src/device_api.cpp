@@ -77,6 +77,7 @@ tcpuResult tcpuDeviceGetAttribute(int* value, tcpuDeviceAttribute attrib, tcpuDe
     case TCPU_DEVICE_ATTRIBUTE_MAX_SCRATCH_BYTES:
       *value = static_cast<int>(TCPU_MAX_SCRATCH_BYTES);
       return TCPU_SUCCESS;
+    case TCPU_DEVICE_ATTRIBUTE_MAX_ENUM: break;
     }
     return fail(TCPU_ERROR_INVALID_VALUE, "tcpuDeviceGetAttribute: attrib=",
                 static_cast<int>(attrib), " is not a tcpuDeviceAttribute");
@@ -107,6 +108,7 @@ tcpuResult tcpuSetSchedule(tcpuSchedule schedule, unsigned int chunk) {
     case TCPU_SCHEDULE_STATIC:
     case TCPU_SCHEDULE_DYNAMIC:
     case TCPU_SCHEDULE_GUIDED: runtime().settings.setSchedule(schedule, chunk); return TCPU_SUCCESS;
+    case TCPU_SCHEDULE_MAX_ENUM: break;
     }
     return fail(TCPU_ERROR_INVALID_VALUE, "tcpuSetSchedule: schedule=", static_cast<int>(schedule),
                 " is not a tcpuSchedule (static 0, dynamic 1, guided 2)");

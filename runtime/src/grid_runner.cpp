@@ -46,7 +46,8 @@ omp_sched_t toOpenMP(tcpuSchedule schedule) {
   switch (schedule) {
   case TCPU_SCHEDULE_DYNAMIC: return omp_sched_dynamic;
   case TCPU_SCHEDULE_GUIDED: return omp_sched_guided;
-  case TCPU_SCHEDULE_STATIC: break;
+  case TCPU_SCHEDULE_STATIC:
+  case TCPU_SCHEDULE_MAX_ENUM: break;
   }
   return omp_sched_static;
 }

@@ -191,7 +191,8 @@ const char* tcpuDataTypeName(tcpuDataType type) {
   case TCPU_TYPE_FP32: return "fp32";
   case TCPU_TYPE_FP64: return "fp64";
   case TCPU_TYPE_PTR: return "ptr";
-  case TCPU_TYPE_UNKNOWN: break;
+  case TCPU_TYPE_UNKNOWN:
+  case TCPU_TYPE_MAX_ENUM: break;
   }
   return "unknown";
 }

@@ -109,7 +109,9 @@ TEST_F(LaunchSettings, DeviceDescribesTheHost) {
   int bits = 0;
   ASSERT_TCPU(tcpuDeviceGetAttribute(&bits, TCPU_DEVICE_ATTRIBUTE_VECTOR_BITS, dev));
   EXPECT_TRUE(bits == 128 || bits == 256 || bits == 512);
-  if (bits == 512) EXPECT_NE(std::string(features).find("avx512f"), std::string::npos);
+  if (bits == 512) {
+    EXPECT_NE(std::string(features).find("avx512f"), std::string::npos);
+  }
 }
 
 } // namespace

@@ -45,7 +45,8 @@ typedef enum tcpuDataType {
   TCPU_TYPE_BF16 = 11,
   TCPU_TYPE_FP32 = 12,
   TCPU_TYPE_FP64 = 13,
-  TCPU_TYPE_PTR = 14 /* a pointer; its element type is tcpuParamDesc.pointee */
+  TCPU_TYPE_PTR = 14, /* a pointer; its element type is tcpuParamDesc.pointee */
+  TCPU_TYPE_MAX_ENUM = 0x7fffffff
 } tcpuDataType;
 
 /* One kernel parameter as the ABI passes it. */

@@ -44,7 +44,9 @@ typedef enum tcpuResult {
   TCPU_ERROR_NOT_READY = 600,
   TCPU_ERROR_LAUNCH_FAILED = 719,
   TCPU_ERROR_NOT_SUPPORTED = 801,
-  TCPU_ERROR_UNKNOWN = 999
+  TCPU_ERROR_UNKNOWN = 999,
+  /* Gives the enum an int range, so any int a C caller passes is a valid value to check. */
+  TCPU_RESULT_MAX_ENUM = 0x7fffffff
 } tcpuResult;
 
 TCPU_API tcpuResult tcpuGetErrorName(tcpuResult error, const char** pStr);
@@ -70,7 +72,8 @@ typedef enum tcpuDeviceAttribute {
   TCPU_DEVICE_ATTRIBUTE_NUM_CORES = 1,        /* logical processors available to this process */
   TCPU_DEVICE_ATTRIBUTE_NUM_THREADS = 2,      /* worker threads a launch uses now */
   TCPU_DEVICE_ATTRIBUTE_VECTOR_BITS = 3,      /* widest SIMD register: 512, 256 or 128 */
-  TCPU_DEVICE_ATTRIBUTE_MAX_SCRATCH_BYTES = 4 /* largest sharedMemBytes a launch accepts */
+  TCPU_DEVICE_ATTRIBUTE_MAX_SCRATCH_BYTES = 4, /* largest sharedMemBytes a launch accepts */
+  TCPU_DEVICE_ATTRIBUTE_MAX_ENUM = 0x7fffffff
 } tcpuDeviceAttribute;
 
 TCPU_API tcpuResult tcpuDeviceGetCount(int* count); /* always 1: the host */
@@ -87,7 +90,8 @@ TCPU_API tcpuResult tcpuDeviceGetAttribute(int* value, tcpuDeviceAttribute attri
 typedef enum tcpuSchedule {
   TCPU_SCHEDULE_STATIC = 0,  /* contiguous equal ranges (chunk 0), or round-robin chunks */
   TCPU_SCHEDULE_DYNAMIC = 1, /* workers take `chunk` programs at a time (chunk 0 means 1) */
-  TCPU_SCHEDULE_GUIDED = 2   /* shrinking ranges, at least `chunk` programs (0 means 1) */
+  TCPU_SCHEDULE_GUIDED = 2,  /* shrinking ranges, at least `chunk` programs (0 means 1) */
+  TCPU_SCHEDULE_MAX_ENUM = 0x7fffffff
 } tcpuSchedule;
 
 /* Worker threads per launch. numThreads >= 1; 0 restores the default
