@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 
@@ -63,30 +64,35 @@ Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
     return {};
   }
 
-  // The grid is cut into parts, each one entry call over contiguous programs:
-  // static with no chunk gives every thread one equal share; otherwise parts
-  // are `chunk` programs and OpenMP deals them out by the schedule.
-  const bool evenShares = settings.schedule == TCPU_SCHEDULE_STATIC && settings.chunk == 0;
-  const uint64_t chunk = std::max<uint64_t>(settings.chunk, 1);
-  const uint64_t parts = evenShares ? static_cast<uint64_t>(threads) : (programs - 1) / chunk + 1;
-  const uint64_t share = programs / static_cast<uint64_t>(threads);
-  const uint64_t extra = programs % static_cast<uint64_t>(threads);
-
-  bool allRan = true;
-  omp_set_schedule(toOpenMP(settings.schedule), 1);
-#pragma omp parallel for num_threads(threads) schedule(runtime) reduction(&& : allRan)
-  for (uint64_t part = 0; part < parts; ++part) {
-    uint64_t begin, end;
-    if (evenShares) {
-      begin = part * share + std::min(part, extra);
-      end = begin + share + (part < extra ? 1 : 0);
-    } else {
-      begin = part * chunk;
-      end = std::min(programs, begin + chunk);
+  // Set only on failure, so the common path adds no reduction to the region.
+  std::atomic<bool> failed{false};
+  if (settings.schedule == TCPU_SCHEDULE_STATIC && settings.chunk == 0) {
+    // Equal contiguous shares, one entry call per thread: the cheapest region
+    // OpenMP has (no loop dispatch), since the shares are known up front.
+    const uint64_t share = programs / static_cast<uint64_t>(threads);
+    const uint64_t extra = programs % static_cast<uint64_t>(threads);
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int part = 0; part < threads; ++part) {
+      const auto index = static_cast<uint64_t>(part);
+      const uint64_t begin = index * share + std::min(index, extra);
+      if (!runRange(launch, begin, begin + share + (index < extra ? 1 : 0)))
+        failed.store(true, std::memory_order_relaxed);
     }
-    allRan = runRange(launch, begin, end) && allRan;
+    return failed.load() ? scratchFailure(launch) : Status();
   }
-  return allRan ? Status() : scratchFailure(launch);
+
+  // Otherwise the grid is cut into parts of `chunk` programs (an entry call
+  // each) that OpenMP deals out by the schedule.
+  const uint64_t chunk = std::max<uint64_t>(settings.chunk, 1);
+  const uint64_t parts = (programs - 1) / chunk + 1;
+  omp_set_schedule(toOpenMP(settings.schedule), 1);
+#pragma omp parallel for num_threads(threads) schedule(runtime)
+  for (uint64_t part = 0; part < parts; ++part) {
+    const uint64_t begin = part * chunk;
+    if (!runRange(launch, begin, std::min(programs, begin + chunk)))
+      failed.store(true, std::memory_order_relaxed);
+  }
+  return failed.load() ? scratchFailure(launch) : Status();
 }
 
 } // namespace tcpu::detail

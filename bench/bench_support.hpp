@@ -1,0 +1,19 @@
+// What the benchmarks share: the initialized runtime and the loaded kernels.
+#ifndef TCPU_BENCH_BENCH_SUPPORT_HPP
+#define TCPU_BENCH_BENCH_SUPPORT_HPP
+
+#include <benchmark/benchmark.h>
+
+#include "tcpu/tcpu.h"
+
+namespace tcpu::bench {
+
+// A function of the benchmark kernel module (loaded once per process).
+tcpuFunction benchFunction(const char* name);
+
+// Stops the benchmark with the runtime's detail message when a call fails.
+bool succeeded(benchmark::State& state, tcpuResult result);
+
+} // namespace tcpu::bench
+
+#endif // TCPU_BENCH_BENCH_SUPPORT_HPP
