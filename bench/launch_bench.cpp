@@ -17,8 +17,8 @@ void launchEmpty(benchmark::State& state) {
   }
   const auto programs = static_cast<unsigned>(state.range(0));
   for (auto _ : state) {
-    if (!succeeded(state, tcpuLaunchKernel(empty, programs, 1, 1, 1, 1, 1, 0, nullptr, nullptr,
-                                           nullptr)))
+    if (!succeeded(state,
+                   tcpuLaunchKernel(empty, programs, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr)))
       return;
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
@@ -32,7 +32,8 @@ void baselineOmpFor(benchmark::State& state) {
       continue;
     }
 #pragma omp parallel for schedule(static)
-    for (uint32_t x = 0; x < programs; ++x) emptyKernel(x, 0, 0, programs, 1, 1);
+    for (uint32_t x = 0; x < programs; ++x)
+      emptyKernel(x, 0, 0, programs, 1, 1);
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }

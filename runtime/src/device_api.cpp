@@ -71,16 +71,24 @@ tcpuResult tcpuDeviceGetAttribute(int* value, tcpuDeviceAttribute attrib, tcpuDe
     if (Status valid = checkDevice(dev); !valid.ok())
       return fail(valid.code(), "tcpuDeviceGetAttribute: ", valid.message());
     switch (attrib) {
-    case TCPU_DEVICE_ATTRIBUTE_NUM_CORES: *value = omp_get_num_procs(); return TCPU_SUCCESS;
-    case TCPU_DEVICE_ATTRIBUTE_NUM_THREADS: *value = runtime().settings.numThreads(); return TCPU_SUCCESS;
-    case TCPU_DEVICE_ATTRIBUTE_VECTOR_BITS: *value = hostVectorBits(); return TCPU_SUCCESS;
+    case TCPU_DEVICE_ATTRIBUTE_NUM_CORES:
+      *value = omp_get_num_procs();
+      return TCPU_SUCCESS;
+    case TCPU_DEVICE_ATTRIBUTE_NUM_THREADS:
+      *value = runtime().settings.numThreads();
+      return TCPU_SUCCESS;
+    case TCPU_DEVICE_ATTRIBUTE_VECTOR_BITS:
+      *value = hostVectorBits();
+      return TCPU_SUCCESS;
     case TCPU_DEVICE_ATTRIBUTE_MAX_SCRATCH_BYTES:
       *value = static_cast<int>(TCPU_MAX_SCRATCH_BYTES);
       return TCPU_SUCCESS;
-    case TCPU_DEVICE_ATTRIBUTE_MAX_ENUM: break;
+    case TCPU_DEVICE_ATTRIBUTE_MAX_ENUM:
+      break;
     }
-    return fail(TCPU_ERROR_INVALID_VALUE, "tcpuDeviceGetAttribute: attrib=",
-                static_cast<int>(attrib), " is not a tcpuDeviceAttribute");
+    return fail(TCPU_ERROR_INVALID_VALUE,
+                "tcpuDeviceGetAttribute: attrib=", static_cast<int>(attrib),
+                " is not a tcpuDeviceAttribute");
   });
 }
 
@@ -107,8 +115,11 @@ tcpuResult tcpuSetSchedule(tcpuSchedule schedule, unsigned int chunk) {
     switch (schedule) {
     case TCPU_SCHEDULE_STATIC:
     case TCPU_SCHEDULE_DYNAMIC:
-    case TCPU_SCHEDULE_GUIDED: runtime().settings.setSchedule(schedule, chunk); return TCPU_SUCCESS;
-    case TCPU_SCHEDULE_MAX_ENUM: break;
+    case TCPU_SCHEDULE_GUIDED:
+      runtime().settings.setSchedule(schedule, chunk);
+      return TCPU_SUCCESS;
+    case TCPU_SCHEDULE_MAX_ENUM:
+      break;
     }
     return fail(TCPU_ERROR_INVALID_VALUE, "tcpuSetSchedule: schedule=", static_cast<int>(schedule),
                 " is not a tcpuSchedule (static 0, dynamic 1, guided 2)");

@@ -75,6 +75,8 @@ tcpuResult tcpuGetErrorString(tcpuResult error, const char** pStr) {
   return TCPU_SUCCESS;
 }
 
-const char* tcpuGetLastErrorDetail(void) { return lastErrorDetail.c_str(); }
+const char* tcpuGetLastErrorDetail(void) {
+  return lastErrorDetail.c_str();
+}
 
 } // extern "C"

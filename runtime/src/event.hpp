@@ -27,7 +27,7 @@ public:
 private:
   mutable std::mutex mutex_;
   mutable std::condition_variable completed_;
-  uint64_t records_ = 0;   // records begun
+  uint64_t records_ = 0;       // records begun
   uint64_t completedUpTo_ = 0; // highest record completed
   Clock::time_point time_{};
 };

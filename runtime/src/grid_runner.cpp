@@ -39,16 +39,20 @@ bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end) {
 }
 
 Status scratchFailure(const GridLaunch& launch) {
-  return Status(TCPU_ERROR_OUT_OF_MEMORY, concat("cannot allocate sharedMemBytes=", launch.scratchBytes,
-                                                 " of scratch for a worker thread"));
+  return Status(TCPU_ERROR_OUT_OF_MEMORY,
+                concat("cannot allocate sharedMemBytes=", launch.scratchBytes,
+                       " of scratch for a worker thread"));
 }
 
 omp_sched_t toOpenMP(tcpuSchedule schedule) {
   switch (schedule) {
-  case TCPU_SCHEDULE_DYNAMIC: return omp_sched_dynamic;
-  case TCPU_SCHEDULE_GUIDED: return omp_sched_guided;
+  case TCPU_SCHEDULE_DYNAMIC:
+    return omp_sched_dynamic;
+  case TCPU_SCHEDULE_GUIDED:
+    return omp_sched_guided;
   case TCPU_SCHEDULE_STATIC:
-  case TCPU_SCHEDULE_MAX_ENUM: break;
+  case TCPU_SCHEDULE_MAX_ENUM:
+    break;
   }
   return omp_sched_static;
 }

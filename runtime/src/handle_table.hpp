@@ -49,12 +49,15 @@ public:
     std::shared_lock lock(mutex_);
     std::vector<std::shared_ptr<Object>> all;
     all.reserve(objects_.size());
-    for (const auto& [id, object] : objects_) all.push_back(object);
+    for (const auto& [id, object] : objects_)
+      all.push_back(object);
     return all;
   }
 
 private:
-  static Handle toHandle(uint64_t id) { return reinterpret_cast<Handle>(static_cast<uintptr_t>(id)); }
+  static Handle toHandle(uint64_t id) {
+    return reinterpret_cast<Handle>(static_cast<uintptr_t>(id));
+  }
   static uint64_t toId(Handle handle) { return reinterpret_cast<uintptr_t>(handle); }
 
   mutable std::shared_mutex mutex_;

@@ -22,13 +22,20 @@ struct Feature {
   bool (*present)();
 };
 const Feature kX86Features[] = {
-    TCPU_X86_FEATURE("sse4.2"),          TCPU_X86_FEATURE("avx"),
-    TCPU_X86_FEATURE("avx2"),            TCPU_X86_FEATURE("fma"),
-    TCPU_X86_FEATURE("f16c"),            TCPU_X86_FEATURE("bmi2"),
-    TCPU_X86_FEATURE("avx512f"),         TCPU_X86_FEATURE("avx512dq"),
-    TCPU_X86_FEATURE("avx512bw"),        TCPU_X86_FEATURE("avx512vl"),
-    TCPU_X86_FEATURE("avx512cd"),        TCPU_X86_FEATURE("avx512vnni"),
-    TCPU_X86_FEATURE("avx512bf16"),      TCPU_X86_FEATURE("avx512vbmi"),
+    TCPU_X86_FEATURE("sse4.2"),
+    TCPU_X86_FEATURE("avx"),
+    TCPU_X86_FEATURE("avx2"),
+    TCPU_X86_FEATURE("fma"),
+    TCPU_X86_FEATURE("f16c"),
+    TCPU_X86_FEATURE("bmi2"),
+    TCPU_X86_FEATURE("avx512f"),
+    TCPU_X86_FEATURE("avx512dq"),
+    TCPU_X86_FEATURE("avx512bw"),
+    TCPU_X86_FEATURE("avx512vl"),
+    TCPU_X86_FEATURE("avx512cd"),
+    TCPU_X86_FEATURE("avx512vnni"),
+    TCPU_X86_FEATURE("avx512bf16"),
+    TCPU_X86_FEATURE("avx512vbmi"),
     TCPU_X86_FEATURE("avx512vpopcntdq"),
 };
 #undef TCPU_X86_FEATURE

@@ -39,9 +39,8 @@ Status parseExtra(void** extra, ExtraOptions& options, const std::string& kernel
       options.hasCount = true;
       options.count = reinterpret_cast<uintptr_t>(value);
     } else {
-      return Status(TCPU_ERROR_INVALID_VALUE,
-                    concat("kernel '", kernel, "': extra[", i, "]=", key,
-                           " is not a TCPU_LAUNCH_PARAM_* key"));
+      return Status(TCPU_ERROR_INVALID_VALUE, concat("kernel '", kernel, "': extra[", i, "]=", key,
+                                                     " is not a TCPU_LAUNCH_PARAM_* key"));
     }
   }
   return Status(TCPU_ERROR_INVALID_VALUE,
@@ -68,8 +67,9 @@ Expected<void* const*> resolveParams(const Function& function, void** kernelPara
                            "': pass parameters either in kernelParams or in extra, not both"));
     if (!options.buffer || !options.bufferSize)
       return Status(TCPU_ERROR_INVALID_VALUE,
-                    concat("kernel '", name, "': extra needs both TCPU_LAUNCH_PARAM_BUFFER_POINTER "
-                                             "and TCPU_LAUNCH_PARAM_BUFFER_SIZE"));
+                    concat("kernel '", name,
+                           "': extra needs both TCPU_LAUNCH_PARAM_BUFFER_POINTER "
+                           "and TCPU_LAUNCH_PARAM_BUFFER_SIZE"));
     const ParamLayout layout = layoutOf(desc);
     if (*options.bufferSize < layout.size)
       return Status(TCPU_ERROR_INVALID_VALUE,
@@ -105,9 +105,9 @@ Status runWithHooks(const Function& function, const GridLaunch& grid,
   if (hooks.enter) hooks.enter(&info, hooks.userData);
   const auto start = std::chrono::steady_clock::now();
   Status status = runGrid(grid, settings);
-  info.durationNs = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                              std::chrono::steady_clock::now() - start)
-                                              .count());
+  info.durationNs = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count());
   if (hooks.exit) hooks.exit(&info, hooks.userData);
   return status;
 }
@@ -150,16 +150,16 @@ extern "C" tcpuResult tcpuLaunchKernel(tcpuFunction f, unsigned int gridDimX, un
     if (hStream) {
       stream = state.streams.find(hStream);
       if (!stream)
-        return fail(TCPU_ERROR_INVALID_HANDLE, kApi, ": kernel '", name, "': hStream=",
-                    static_cast<const void*>(hStream), " is not a live stream");
+        return fail(TCPU_ERROR_INVALID_HANDLE, kApi, ": kernel '", name,
+                    "': hStream=", static_cast<const void*>(hStream), " is not a live stream");
     }
     std::vector<void*> unpacked;
     Expected<void* const*> params = resolveParams(*function, kernelParams, extra, unpacked);
     if (!params) return fail(params.status().code(), kApi, ": ", params.status().message());
     if (programs == 0) return TCPU_SUCCESS; // an empty grid launches nothing, as on the GPU
 
-    GridLaunch grid{function->desc->entry, *params, {gridDimX, gridDimY, gridDimZ}, programs,
-                    sharedMemBytes};
+    GridLaunch grid{
+        function->desc->entry, *params, {gridDimX, gridDimY, gridDimZ}, programs, sharedMemBytes};
     const LaunchSettings settings = state.settings.launchSettings();
     if (!stream) {
       state.streams.waitForBlocking();

@@ -18,15 +18,19 @@ std::string describeHead(std::span<const std::byte> bytes) {
 
 } // namespace
 
-LoaderRegistry::LoaderRegistry() { loaders_.push_back(std::make_shared<SharedObjectLoader>()); }
+LoaderRegistry::LoaderRegistry() {
+  loaders_.push_back(std::make_shared<SharedObjectLoader>());
+}
 
 void LoaderRegistry::add(std::shared_ptr<const ModuleLoader> loader) {
   std::lock_guard lock(mutex_);
   auto same = std::find_if(loaders_.begin(), loaders_.end(), [&](const auto& existing) {
     return existing->formatName() == loader->formatName();
   });
-  if (same != loaders_.end()) *same = std::move(loader);
-  else loaders_.push_back(std::move(loader));
+  if (same != loaders_.end())
+    *same = std::move(loader);
+  else
+    loaders_.push_back(std::move(loader));
 }
 
 Expected<std::unique_ptr<LoadedModule>> LoaderRegistry::load(const ModuleSource& source) const {
@@ -41,12 +45,12 @@ Expected<std::unique_ptr<LoadedModule>> LoaderRegistry::load(const ModuleSource&
     formats += concat(formats.empty() ? "" : ", ", loader->formatName());
   }
   const bool onlyBuiltIn = loaders.size() == 1;
-  return Status(TCPU_ERROR_INVALID_IMAGE,
-                concat("not a module in any known format (first bytes: ", describeHead(source.bytes),
-                       "; formats: ", formats,
-                       onlyBuiltIn ? "; LLVM IR and kernel source load once tcpu_codegen is linked"
-                                   : "",
-                       ")"));
+  return Status(
+      TCPU_ERROR_INVALID_IMAGE,
+      concat("not a module in any known format (first bytes: ", describeHead(source.bytes),
+             "; formats: ", formats,
+             onlyBuiltIn ? "; LLVM IR and kernel source load once tcpu_codegen is linked" : "",
+             ")"));
 }
 
 } // namespace tcpu::detail

@@ -49,7 +49,8 @@ tcpuResult tcpuMemAlloc(tcpuDeviceptr* dptr, size_t bytesize) {
   return initializedApi("tcpuMemAlloc", [&] {
     if (!dptr) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuMemAlloc: dptr is NULL");
     Expected<uintptr_t> address = runtime().memory.allocate(bytesize);
-    if (!address) return fail(address.status().code(), "tcpuMemAlloc: ", address.status().message());
+    if (!address)
+      return fail(address.status().code(), "tcpuMemAlloc: ", address.status().message());
     *dptr = *address;
     return TCPU_SUCCESS;
   });
@@ -120,7 +121,8 @@ tcpuResult tcpuMemsetD32(tcpuDeviceptr dstDevice, unsigned int ui, size_t n) {
     return transfer("tcpuMemsetD32", nullptr,
                     {runtime().memory.checkRange(dstDevice, n * 4, "dstDevice")}, [=] {
                       auto* words = static_cast<uint32_t*>(toPointer(dstDevice));
-                      for (size_t i = 0; i < n; ++i) words[i] = ui;
+                      for (size_t i = 0; i < n; ++i)
+                        words[i] = ui;
                     });
   });
 }

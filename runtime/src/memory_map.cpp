@@ -42,12 +42,12 @@ Status MemoryMap::checkRange(uintptr_t address, size_t bytes, const char* what) 
       if (bytes <= size - (address - start)) return {};
       return Status(TCPU_ERROR_INVALID_VALUE,
                     concat(what, "=0x", std::hex, address, std::dec, " + ", bytes,
-                           " bytes runs past the end of its allocation (", size,
-                           " bytes at 0x", std::hex, start, ")"));
+                           " bytes runs past the end of its allocation (", size, " bytes at 0x",
+                           std::hex, start, ")"));
     }
   }
-  return Status(TCPU_ERROR_INVALID_VALUE, concat(what, "=0x", std::hex, address,
-                                                 " is not inside a tcpuMemAlloc allocation"));
+  return Status(TCPU_ERROR_INVALID_VALUE,
+                concat(what, "=0x", std::hex, address, " is not inside a tcpuMemAlloc allocation"));
 }
 
 } // namespace tcpu::detail

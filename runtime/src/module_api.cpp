@@ -22,8 +22,7 @@ Expected<std::vector<std::byte>> readFile(const std::string& path) {
   if (!std::filesystem::is_regular_file(status))
     return Status(TCPU_ERROR_INVALID_VALUE, concat("fname '", path, "' is not a regular file"));
   std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Status(TCPU_ERROR_FILE_NOT_FOUND, concat("fname '", path, "' cannot be opened"));
+  if (!in) return Status(TCPU_ERROR_FILE_NOT_FOUND, concat("fname '", path, "' cannot be opened"));
   std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) return Status(TCPU_ERROR_OPERATING_SYSTEM, concat("reading '", path, "' failed"));
   std::vector<std::byte> bytes(chars.size());
@@ -61,11 +60,13 @@ tcpuResult invalidFunction(const char* api, tcpuFunction function) {
 Status checkDescriptor(const tcpuKernelDesc& desc, const std::string& name, const Module& module) {
   if (desc.abiVersion != TCPU_KERNEL_ABI_VERSION)
     return Status(TCPU_ERROR_INVALID_IMAGE,
-                  concat("kernel '", name, "' in ", module.origin, " was built for tcpu kernel ABI v",
-                         desc.abiVersion, "; this runtime reads v", TCPU_KERNEL_ABI_VERSION));
+                  concat("kernel '", name, "' in ", module.origin,
+                         " was built for tcpu kernel ABI v", desc.abiVersion,
+                         "; this runtime reads v", TCPU_KERNEL_ABI_VERSION));
   if (!desc.entry || (desc.numParams > 0 && !desc.params))
-    return Status(TCPU_ERROR_INVALID_IMAGE, concat("kernel '", name, "' in ", module.origin,
-                                                   " has a malformed descriptor (no entry or params)"));
+    return Status(TCPU_ERROR_INVALID_IMAGE,
+                  concat("kernel '", name, "' in ", module.origin,
+                         " has a malformed descriptor (no entry or params)"));
   for (uint32_t i = 0; i < desc.numParams; ++i)
     if (desc.params[i].size == 0 || desc.params[i].align == 0 ||
         (desc.params[i].align & (desc.params[i].align - 1)) != 0)
@@ -108,7 +109,8 @@ tcpuResult tcpuModuleUnload(tcpuModule module) {
                   static_cast<const void*>(module), " is not a loaded module");
     std::lock_guard lock(object->mutex);
     object->unloaded = true;
-    for (const auto& [name, function] : object->functions) runtime().functions.remove(function);
+    for (const auto& [name, function] : object->functions)
+      runtime().functions.remove(function);
     object->functions.clear();
     return TCPU_SUCCESS;
   });
@@ -177,22 +179,37 @@ tcpuResult tcpuFuncGetParamInfo(tcpuParamDesc* info, tcpuFunction function, unsi
 
 const char* tcpuDataTypeName(tcpuDataType type) {
   switch (type) {
-  case TCPU_TYPE_I1: return "i1";
-  case TCPU_TYPE_I8: return "i8";
-  case TCPU_TYPE_I16: return "i16";
-  case TCPU_TYPE_I32: return "i32";
-  case TCPU_TYPE_I64: return "i64";
-  case TCPU_TYPE_U8: return "u8";
-  case TCPU_TYPE_U16: return "u16";
-  case TCPU_TYPE_U32: return "u32";
-  case TCPU_TYPE_U64: return "u64";
-  case TCPU_TYPE_FP16: return "fp16";
-  case TCPU_TYPE_BF16: return "bf16";
-  case TCPU_TYPE_FP32: return "fp32";
-  case TCPU_TYPE_FP64: return "fp64";
-  case TCPU_TYPE_PTR: return "ptr";
+  case TCPU_TYPE_I1:
+    return "i1";
+  case TCPU_TYPE_I8:
+    return "i8";
+  case TCPU_TYPE_I16:
+    return "i16";
+  case TCPU_TYPE_I32:
+    return "i32";
+  case TCPU_TYPE_I64:
+    return "i64";
+  case TCPU_TYPE_U8:
+    return "u8";
+  case TCPU_TYPE_U16:
+    return "u16";
+  case TCPU_TYPE_U32:
+    return "u32";
+  case TCPU_TYPE_U64:
+    return "u64";
+  case TCPU_TYPE_FP16:
+    return "fp16";
+  case TCPU_TYPE_BF16:
+    return "bf16";
+  case TCPU_TYPE_FP32:
+    return "fp32";
+  case TCPU_TYPE_FP64:
+    return "fp64";
+  case TCPU_TYPE_PTR:
+    return "ptr";
   case TCPU_TYPE_UNKNOWN:
-  case TCPU_TYPE_MAX_ENUM: break;
+  case TCPU_TYPE_MAX_ENUM:
+    break;
   }
   return "unknown";
 }

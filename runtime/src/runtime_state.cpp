@@ -9,7 +9,9 @@ RuntimeState& runtime() {
   return *state;
 }
 
-bool isInitialized() { return runtime().initialized.load(std::memory_order_acquire); }
+bool isInitialized() {
+  return runtime().initialized.load(std::memory_order_acquire);
+}
 
 uint64_t nextHandleId() {
   // Start away from zero so small integers passed as handles are never valid.

@@ -32,13 +32,17 @@ Expected<std::pair<tcpuSchedule, uint32_t>> parseSchedule(const std::string& tex
   const std::string::size_type comma = text.find(',');
   const std::string kind = text.substr(0, comma);
   tcpuSchedule schedule;
-  if (kind == "static") schedule = TCPU_SCHEDULE_STATIC;
-  else if (kind == "dynamic") schedule = TCPU_SCHEDULE_DYNAMIC;
-  else if (kind == "guided") schedule = TCPU_SCHEDULE_GUIDED;
+  if (kind == "static")
+    schedule = TCPU_SCHEDULE_STATIC;
+  else if (kind == "dynamic")
+    schedule = TCPU_SCHEDULE_DYNAMIC;
+  else if (kind == "guided")
+    schedule = TCPU_SCHEDULE_GUIDED;
   else
-    return Status(TCPU_ERROR_INVALID_VALUE,
-                  concat("TCPU_SCHEDULE='", text, "': unknown schedule '", kind,
-                         "' (expected static, dynamic or guided, optionally followed by ,<chunk>)"));
+    return Status(
+        TCPU_ERROR_INVALID_VALUE,
+        concat("TCPU_SCHEDULE='", text, "': unknown schedule '", kind,
+               "' (expected static, dynamic or guided, optionally followed by ,<chunk>)"));
   uint32_t chunk = 0;
   if (comma != std::string::npos) {
     Expected<uint64_t> parsed =

@@ -35,8 +35,8 @@ Expected<std::unique_ptr<LoadedModule>> openShared(const std::string& path) {
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* why = dlerror();
-    return Status(TCPU_ERROR_INVALID_IMAGE,
-                  concat("the shared object cannot be loaded: ", why ? why : "unknown dlopen error"));
+    return Status(TCPU_ERROR_INVALID_IMAGE, concat("the shared object cannot be loaded: ",
+                                                   why ? why : "unknown dlopen error"));
   }
   return std::unique_ptr<LoadedModule>(new SharedObjectModule(handle));
 }
@@ -50,8 +50,8 @@ Expected<std::unique_ptr<LoadedModule>> openSharedImage(std::span<const std::byt
   std::string name = (directory / "tcpu-module-XXXXXX").string();
   const int fd = mkstemp(name.data());
   if (fd < 0)
-    return Status(TCPU_ERROR_OPERATING_SYSTEM,
-                  concat("cannot create a temporary file in ", directory, ": ", std::strerror(errno)));
+    return Status(TCPU_ERROR_OPERATING_SYSTEM, concat("cannot create a temporary file in ",
+                                                      directory, ": ", std::strerror(errno)));
   std::size_t written = 0;
   while (written < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
@@ -83,7 +83,7 @@ bool hasMagic(std::span<const std::byte> bytes, std::initializer_list<uint8_t> m
 
 bool SharedObjectLoader::accepts(const ModuleSource& source) const {
   const auto& b = source.bytes;
-  return hasMagic(b, {0x7f, 'E', 'L', 'F'}) ||  // ELF
+  return hasMagic(b, {0x7f, 'E', 'L', 'F'}) ||    // ELF
          hasMagic(b, {0xcf, 0xfa, 0xed, 0xfe}) || // Mach-O 64-bit, little endian
          hasMagic(b, {0xca, 0xfe, 0xba, 0xbe});   // Mach-O universal
 }

@@ -18,7 +18,9 @@ Stream::~Stream() {
   worker_.join();
 }
 
-const Stream* Stream::current() { return currentStream; }
+const Stream* Stream::current() {
+  return currentStream;
+}
 
 void Stream::enqueue(Work work) {
   if (blocking_) blockingWork_.fetch_add(1, std::memory_order_acq_rel);
@@ -77,7 +79,8 @@ void StreamSet::waitForBlocking() const {
 }
 
 void StreamSet::waitForAll() const {
-  for (const auto& stream : table_.snapshot()) stream->waitIdle();
+  for (const auto& stream : table_.snapshot())
+    stream->waitIdle();
 }
 
 } // namespace tcpu::detail

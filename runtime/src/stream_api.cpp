@@ -53,8 +53,8 @@ tcpuResult tcpuStreamSynchronize(tcpuStream stream) {
     if (!object) return invalidStream("tcpuStreamSynchronize", stream);
     Status status = object->synchronize();
     return status.ok() ? TCPU_SUCCESS
-                       : fail(status.code(), "tcpuStreamSynchronize: earlier work failed: ",
-                              status.message());
+                       : fail(status.code(),
+                              "tcpuStreamSynchronize: earlier work failed: ", status.message());
   });
 }
 

@@ -70,8 +70,7 @@ TEST_F(ErrorPaths, DestroyedHandles) {
   tcpuEvent event;
   ASSERT_TCPU(tcpuEventCreate(&event, 0));
   ASSERT_TCPU(tcpuEventDestroy(event));
-  EXPECT_TCPU_ERROR(tcpuEventRecord(event, nullptr), TCPU_ERROR_INVALID_HANDLE,
-                    "not a live event");
+  EXPECT_TCPU_ERROR(tcpuEventRecord(event, nullptr), TCPU_ERROR_INVALID_HANDLE, "not a live event");
   EXPECT_EQ(tcpuEventSynchronize(event), TCPU_ERROR_INVALID_HANDLE);
 }
 
@@ -113,8 +112,7 @@ TEST_F(ErrorPaths, FilesThatAreNotModules) {
   EXPECT_TCPU_ERROR(tcpuModuleLoadData(&m, garbage, sizeof garbage), TCPU_ERROR_INVALID_IMAGE,
                     "first bytes: 0x1 0x2 0x3 0x4");
   EXPECT_TCPU_ERROR(tcpuModuleLoadData(&m, garbage, 0), TCPU_ERROR_INVALID_VALUE, "size is 0");
-  EXPECT_TCPU_ERROR(tcpuModuleLoadData(&m, nullptr, 4), TCPU_ERROR_INVALID_VALUE,
-                    "image is NULL");
+  EXPECT_TCPU_ERROR(tcpuModuleLoadData(&m, nullptr, 4), TCPU_ERROR_INVALID_VALUE, "image is NULL");
   EXPECT_TCPU_ERROR(tcpuModuleLoad(nullptr, TCPU_TEST_KERNELS_PATH), TCPU_ERROR_INVALID_VALUE,
                     "module is NULL");
   std::filesystem::remove(text);
@@ -154,9 +152,8 @@ TEST_F(ErrorPaths, MalformedExtra) {
   std::vector<void*> unterminated(70, TCPU_LAUNCH_PARAM_COUNT);
   for (size_t i = 1; i < unterminated.size(); i += 2)
     unterminated[i] = reinterpret_cast<void*>(uintptr_t{5});
-  EXPECT_TCPU_ERROR(
-      tcpuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, params, unterminated.data()),
-      TCPU_ERROR_INVALID_VALUE, "no TCPU_LAUNCH_PARAM_END");
+  EXPECT_TCPU_ERROR(tcpuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, params, unterminated.data()),
+                    TCPU_ERROR_INVALID_VALUE, "no TCPU_LAUNCH_PARAM_END");
   char buffer[8] = {};
   size_t size = sizeof buffer;
   void* tooSmall[] = {TCPU_LAUNCH_PARAM_BUFFER_POINTER, buffer, TCPU_LAUNCH_PARAM_BUFFER_SIZE,
@@ -168,8 +165,8 @@ TEST_F(ErrorPaths, MalformedExtra) {
 }
 
 TEST_F(ErrorPaths, GridWhoseProgramCountOverflows64Bits) {
-  EXPECT_TCPU_ERROR(tcpuLaunchKernel(function("empty"), 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 1,
-                                     1, 1, 0, nullptr, nullptr, nullptr),
+  EXPECT_TCPU_ERROR(tcpuLaunchKernel(function("empty"), 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 1, 1,
+                                     1, 0, nullptr, nullptr, nullptr),
                     TCPU_ERROR_INVALID_VALUE, "more than 2^64 - 1 programs");
 }
 
@@ -177,9 +174,9 @@ TEST_F(ErrorPaths, BlockDimensionsAndScratch) {
   const tcpuFunction f = function("empty");
   EXPECT_TCPU_ERROR(tcpuLaunchKernel(f, 1, 1, 1, 0, 1, 1, 0, nullptr, nullptr, nullptr),
                     TCPU_ERROR_INVALID_VALUE, "block dimensions (0, 1, 1)");
-  EXPECT_TCPU_ERROR(tcpuLaunchKernel(f, 1, 1, 1, 1, 1, 1, TCPU_MAX_SCRATCH_BYTES + 1, nullptr,
-                                     nullptr, nullptr),
-                    TCPU_ERROR_INVALID_VALUE, "sharedMemBytes=67108865");
+  EXPECT_TCPU_ERROR(
+      tcpuLaunchKernel(f, 1, 1, 1, 1, 1, 1, TCPU_MAX_SCRATCH_BYTES + 1, nullptr, nullptr, nullptr),
+      TCPU_ERROR_INVALID_VALUE, "sharedMemBytes=67108865");
 }
 
 TEST_F(ErrorPaths, UnknownScheduleAndThreadCounts) {
@@ -231,8 +228,7 @@ TEST_F(ErrorPaths, MemoryMisuse) {
                     "+ 101 bytes runs past the end of its allocation (100 bytes");
   EXPECT_TCPU_ERROR(tcpuMemcpyDtoH(host.data(), dptr + 50, 51), TCPU_ERROR_INVALID_VALUE,
                     "runs past the end");
-  EXPECT_TCPU_ERROR(tcpuMemcpyHtoD(dptr, nullptr, 10), TCPU_ERROR_INVALID_VALUE,
-                    "srcHost is NULL");
+  EXPECT_TCPU_ERROR(tcpuMemcpyHtoD(dptr, nullptr, 10), TCPU_ERROR_INVALID_VALUE, "srcHost is NULL");
   EXPECT_TCPU_ERROR(tcpuMemsetD8(reinterpret_cast<tcpuDeviceptr>(host.data()), 0, 1),
                     TCPU_ERROR_INVALID_VALUE, "not inside a tcpuMemAlloc allocation");
   EXPECT_TCPU_ERROR(tcpuMemsetD32(dptr + 2, 0, 1), TCPU_ERROR_INVALID_VALUE, "4-byte aligned");

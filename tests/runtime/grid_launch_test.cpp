@@ -48,17 +48,17 @@ TEST_P(GridCoverage, EveryProgramRunsExactlyOnceWithItsIds) {
   EXPECT_EQ(wrong, 0) << "programs not run exactly once";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Grids, GridCoverage,
-    ::testing::Combine(::testing::Values(Grid{1, 1, 1}, Grid{7, 3, 5}, Grid{65536, 1, 1},
-                                         Grid{1, 1, 65535}, Grid{3, 1, 70000}),
-                       ::testing::Values(1, 2, 8),
-                       ::testing::Values(Schedule{TCPU_SCHEDULE_STATIC, 0},
-                                         Schedule{TCPU_SCHEDULE_STATIC, 7},
-                                         Schedule{TCPU_SCHEDULE_DYNAMIC, 0},
-                                         Schedule{TCPU_SCHEDULE_DYNAMIC, 64},
-                                         Schedule{TCPU_SCHEDULE_GUIDED, 16})),
-    describe);
+INSTANTIATE_TEST_SUITE_P(Grids, GridCoverage,
+                         ::testing::Combine(::testing::Values(Grid{1, 1, 1}, Grid{7, 3, 5},
+                                                              Grid{65536, 1, 1}, Grid{1, 1, 65535},
+                                                              Grid{3, 1, 70000}),
+                                            ::testing::Values(1, 2, 8),
+                                            ::testing::Values(Schedule{TCPU_SCHEDULE_STATIC, 0},
+                                                              Schedule{TCPU_SCHEDULE_STATIC, 7},
+                                                              Schedule{TCPU_SCHEDULE_DYNAMIC, 0},
+                                                              Schedule{TCPU_SCHEDULE_DYNAMIC, 64},
+                                                              Schedule{TCPU_SCHEDULE_GUIDED, 16})),
+                         describe);
 
 class GridLaunch : public RuntimeTest {};
 
@@ -86,10 +86,11 @@ TEST_F(GridLaunch, StaticChunksAreContiguousRanges) {
   uint64_t* orderPtr = order.data();
   uint64_t* cursorPtr = &cursor;
   void* params[] = {&orderPtr, &cursorPtr};
-  ASSERT_TCPU(tcpuLaunchKernel(function("record_order"), grid.x, 1, 1, 1, 1, 1, 0, nullptr,
-                               params, nullptr));
+  ASSERT_TCPU(tcpuLaunchKernel(function("record_order"), grid.x, 1, 1, 1, 1, 1, 0, nullptr, params,
+                               nullptr));
   std::vector<uint64_t> lowHalf, highHalf;
-  for (uint64_t index : order) (index < 500 ? lowHalf : highHalf).push_back(index);
+  for (uint64_t index : order)
+    (index < 500 ? lowHalf : highHalf).push_back(index);
   EXPECT_TRUE(std::is_sorted(lowHalf.begin(), lowHalf.end()));
   EXPECT_TRUE(std::is_sorted(highHalf.begin(), highHalf.end()));
   EXPECT_EQ(lowHalf.size(), 500u);
@@ -166,7 +167,8 @@ TEST_F(GridLaunch, VectorAddComputesTheSum) {
   void* params[] = {&aPtr, &bPtr, &outPtr, &count};
   ASSERT_TCPU(tcpuLaunchKernel(function("vector_add_1024"), (n + 1023) / 1024, 1, 1, 1, 1, 1, 0,
                                nullptr, params, nullptr));
-  for (int32_t i = 0; i < n; ++i) ASSERT_EQ(out[i], a[i] + b[i]) << "at " << i; // exact: one add
+  for (int32_t i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], a[i] + b[i]) << "at " << i; // exact: one add
 }
 
 } // namespace

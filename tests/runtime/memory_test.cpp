@@ -17,7 +17,8 @@ TEST_F(Memory, AllocationsAre64ByteAligned) {
     EXPECT_EQ(p % 64, 0u) << bytes;
     pointers.push_back(p);
   }
-  for (tcpuDeviceptr p : pointers) EXPECT_TCPU(tcpuMemFree(p));
+  for (tcpuDeviceptr p : pointers)
+    EXPECT_TCPU(tcpuMemFree(p));
   EXPECT_TCPU(tcpuMemFree(0));
 }
 
@@ -48,7 +49,8 @@ TEST_F(Memory, CopiesAndSetsRoundTrip) {
 TEST_F(Memory, QueuedCopiesRunInStreamOrderWithLaunches) {
   const int32_t n = 3000;
   tcpuDeviceptr a, b, out;
-  for (tcpuDeviceptr* p : {&a, &b, &out}) ASSERT_TCPU(tcpuMemAlloc(p, n * sizeof(float)));
+  for (tcpuDeviceptr* p : {&a, &b, &out})
+    ASSERT_TCPU(tcpuMemAlloc(p, n * sizeof(float)));
   std::vector<float> hostA(n, 1.25f), hostB(n, 2.5f), result(n, 0.0f);
   tcpuStream stream;
   ASSERT_TCPU(tcpuStreamCreate(&stream, TCPU_STREAM_NON_BLOCKING));
@@ -56,13 +58,14 @@ TEST_F(Memory, QueuedCopiesRunInStreamOrderWithLaunches) {
   ASSERT_TCPU(tcpuMemcpyHtoDAsync(b, hostB.data(), n * sizeof(float), stream));
   int32_t count = n;
   void* params[] = {&a, &b, &out, &count}; // device pointers are passed like CUdeviceptr
-  ASSERT_TCPU(tcpuLaunchKernel(function("vector_add_1024"), 3, 1, 1, 1, 1, 1, 0, stream, params,
-                               nullptr));
+  ASSERT_TCPU(
+      tcpuLaunchKernel(function("vector_add_1024"), 3, 1, 1, 1, 1, 1, 0, stream, params, nullptr));
   ASSERT_TCPU(tcpuMemcpyDtoHAsync(result.data(), out, n * sizeof(float), stream));
   ASSERT_TCPU(tcpuStreamSynchronize(stream));
   EXPECT_EQ(result, std::vector<float>(n, 3.75f));
   ASSERT_TCPU(tcpuStreamDestroy(stream));
-  for (tcpuDeviceptr p : {a, b, out}) ASSERT_TCPU(tcpuMemFree(p));
+  for (tcpuDeviceptr p : {a, b, out})
+    ASSERT_TCPU(tcpuMemFree(p));
 }
 
 } // namespace

@@ -31,8 +31,8 @@ TEST_F(Modules, FunctionHandleIsStableAndDescribesItsParameters) {
   unsigned count = 0;
   ASSERT_TCPU(tcpuFuncGetParamCount(&count, f));
   ASSERT_EQ(count, 9u);
-  const tcpuDataType expected[] = {TCPU_TYPE_PTR, TCPU_TYPE_I8,   TCPU_TYPE_I16,
-                                   TCPU_TYPE_I32, TCPU_TYPE_I64,  TCPU_TYPE_U64,
+  const tcpuDataType expected[] = {TCPU_TYPE_PTR,  TCPU_TYPE_I8,   TCPU_TYPE_I16,
+                                   TCPU_TYPE_I32,  TCPU_TYPE_I64,  TCPU_TYPE_U64,
                                    TCPU_TYPE_FP32, TCPU_TYPE_FP64, TCPU_TYPE_I1};
   const unsigned sizes[] = {8, 1, 2, 4, 8, 8, 4, 8, 1};
   for (unsigned i = 0; i < count; ++i) {
@@ -61,8 +61,8 @@ TEST_F(Modules, ScalarParametersArriveExactly) {
   double g = 1.0 / 3.0;
   bool h = true;
   void* params[] = {&outPtr, &a, &b, &c, &d, &e, &f, &g, &h};
-  ASSERT_TCPU(tcpuLaunchKernel(function("typed_params"), 1, 1, 1, 1, 1, 1, 0, nullptr, params,
-                               nullptr));
+  ASSERT_TCPU(
+      tcpuLaunchKernel(function("typed_params"), 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
   EXPECT_EQ(out.i8, a);
   EXPECT_EQ(out.i16, b);
   EXPECT_EQ(out.i32, c);
@@ -92,8 +92,8 @@ TEST_F(Modules, PackedParameterBufferAsInCuda) {
                    TCPU_LAUNCH_PARAM_END};
   tcpuStream stream;
   ASSERT_TCPU(tcpuStreamCreate(&stream, 0));
-  ASSERT_TCPU(tcpuLaunchKernel(function("typed_params"), 1, 1, 1, 1, 1, 1, 0, stream, nullptr,
-                               extra));
+  ASSERT_TCPU(
+      tcpuLaunchKernel(function("typed_params"), 1, 1, 1, 1, 1, 1, 0, stream, nullptr, extra));
   std::memset(&packed, 0, sizeof packed); // the queued launch copied the values
   ASSERT_TCPU(tcpuStreamSynchronize(stream));
   ASSERT_TCPU(tcpuStreamDestroy(stream));

@@ -64,7 +64,8 @@ struct HookLog {
 void onEnter(const tcpuLaunchHookInfo* info, void* user) {
   auto* log = static_cast<HookLog*>(user);
   log->events.push_back(std::string("enter ") + info->kernelName);
-  for (int i = 0; i < 3; ++i) log->grid[i] = info->grid[i];
+  for (int i = 0; i < 3; ++i)
+    log->grid[i] = info->grid[i];
 }
 
 void onExit(const tcpuLaunchHookInfo* info, void* user) {

@@ -43,8 +43,10 @@ TEST_F(Streams, ManyHostThreadsKeepPerStreamOrder) {
       }
     });
   }
-  for (auto& host : hosts) host.join();
-  for (tcpuResult r : failures) EXPECT_EQ(r, TCPU_SUCCESS);
+  for (auto& host : hosts)
+    host.join();
+  for (tcpuResult r : failures)
+    EXPECT_EQ(r, TCPU_SUCCESS);
   EXPECT_EQ(violations, 0u) << "launches on a stream ran out of order";
   for (int s = 0; s < kStreams; ++s) {
     EXPECT_EQ(runs[s], static_cast<uint32_t>(kLaunches)) << "stream " << s << " lost or repeated";
@@ -92,7 +94,7 @@ TEST_F(Streams, NonBlockingStreamDoesNotHoldTheNullStream) {
   ASSERT_TCPU(tcpuLaunchKernel(function("spin"), 1, 1, 1, 1, 1, 1, 0, stream, spinParams, nullptr));
   ASSERT_TCPU(tcpuLaunchKernel(function("empty"), 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr));
   EXPECT_EQ(tcpuStreamQuery(stream), TCPU_ERROR_NOT_READY); // the null launch did not wait
-  ASSERT_TCPU(tcpuStreamDestroy(stream));                    // destroy waits for the work
+  ASSERT_TCPU(tcpuStreamDestroy(stream));                   // destroy waits for the work
 }
 
 TEST_F(Streams, QueuedLaunchOutlivesModuleUnload) {

@@ -29,26 +29,40 @@ namespace tcpu::abi {
 template <class T>
 struct DataTypeTrait {
   static constexpr tcpuDataType value = [] {
-    if constexpr (std::is_same_v<T, bool>) return TCPU_TYPE_I1;
+    if constexpr (std::is_same_v<T, bool>)
+      return TCPU_TYPE_I1;
     else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
       switch (sizeof(T)) {
-      case 1: return TCPU_TYPE_I8;
-      case 2: return TCPU_TYPE_I16;
-      case 4: return TCPU_TYPE_I32;
-      case 8: return TCPU_TYPE_I64;
-      default: return TCPU_TYPE_UNKNOWN;
+      case 1:
+        return TCPU_TYPE_I8;
+      case 2:
+        return TCPU_TYPE_I16;
+      case 4:
+        return TCPU_TYPE_I32;
+      case 8:
+        return TCPU_TYPE_I64;
+      default:
+        return TCPU_TYPE_UNKNOWN;
       }
     } else if constexpr (std::is_integral_v<T>) {
       switch (sizeof(T)) {
-      case 1: return TCPU_TYPE_U8;
-      case 2: return TCPU_TYPE_U16;
-      case 4: return TCPU_TYPE_U32;
-      case 8: return TCPU_TYPE_U64;
-      default: return TCPU_TYPE_UNKNOWN;
+      case 1:
+        return TCPU_TYPE_U8;
+      case 2:
+        return TCPU_TYPE_U16;
+      case 4:
+        return TCPU_TYPE_U32;
+      case 8:
+        return TCPU_TYPE_U64;
+      default:
+        return TCPU_TYPE_UNKNOWN;
       }
-    } else if constexpr (std::is_same_v<T, float>) return TCPU_TYPE_FP32;
-    else if constexpr (std::is_same_v<T, double>) return TCPU_TYPE_FP64;
-    else return TCPU_TYPE_UNKNOWN;
+    } else if constexpr (std::is_same_v<T, float>)
+      return TCPU_TYPE_FP32;
+    else if constexpr (std::is_same_v<T, double>)
+      return TCPU_TYPE_FP64;
+    else
+      return TCPU_TYPE_UNKNOWN;
   }();
 };
 
@@ -145,8 +159,12 @@ struct KernelExport {
 };
 
 // The scratch area of the running program (sharedMemBytes of the launch).
-inline void* programScratch() { return currentFrame ? currentFrame->scratch : nullptr; }
-inline uint64_t programScratchBytes() { return currentFrame ? currentFrame->scratchBytes : 0; }
+inline void* programScratch() {
+  return currentFrame ? currentFrame->scratch : nullptr;
+}
+inline uint64_t programScratchBytes() {
+  return currentFrame ? currentFrame->scratchBytes : 0;
+}
 
 } // namespace tcpu::abi
 

@@ -69,9 +69,9 @@ TCPU_API tcpuResult tcpuDriverGetVersion(int* version);
 typedef int tcpuDevice;
 
 typedef enum tcpuDeviceAttribute {
-  TCPU_DEVICE_ATTRIBUTE_NUM_CORES = 1,        /* logical processors available to this process */
-  TCPU_DEVICE_ATTRIBUTE_NUM_THREADS = 2,      /* worker threads a launch uses now */
-  TCPU_DEVICE_ATTRIBUTE_VECTOR_BITS = 3,      /* widest SIMD register: 512, 256 or 128 */
+  TCPU_DEVICE_ATTRIBUTE_NUM_CORES = 1,         /* logical processors available to this process */
+  TCPU_DEVICE_ATTRIBUTE_NUM_THREADS = 2,       /* worker threads a launch uses now */
+  TCPU_DEVICE_ATTRIBUTE_VECTOR_BITS = 3,       /* widest SIMD register: 512, 256 or 128 */
   TCPU_DEVICE_ATTRIBUTE_MAX_SCRATCH_BYTES = 4, /* largest sharedMemBytes a launch accepts */
   TCPU_DEVICE_ATTRIBUTE_MAX_ENUM = 0x7fffffff
 } tcpuDeviceAttribute;
@@ -82,8 +82,7 @@ TCPU_API tcpuResult tcpuDeviceGet(tcpuDevice* device, int ordinal);
 TCPU_API tcpuResult tcpuDeviceGetName(char* name, int len, tcpuDevice dev);
 /* Space-separated ISA features relevant to code generation, e.g. "avx2 fma avx512f". */
 TCPU_API tcpuResult tcpuDeviceGetFeatures(char* features, int len, tcpuDevice dev);
-TCPU_API tcpuResult tcpuDeviceGetAttribute(int* value, tcpuDeviceAttribute attrib,
-                                           tcpuDevice dev);
+TCPU_API tcpuResult tcpuDeviceGetAttribute(int* value, tcpuDeviceAttribute attrib, tcpuDevice dev);
 
 /* ---- Launch settings ------------------------------------------------------ */
 

@@ -13,7 +13,9 @@ uint64_t linearIndex(uint32_t x, uint32_t y, uint32_t z, uint32_t gx, uint32_t g
   return x + uint64_t{gx} * (y + uint64_t{gy} * z);
 }
 
-void bump(uint32_t* counter) { std::atomic_ref<uint32_t>(*counter).fetch_add(1); }
+void bump(uint32_t* counter) {
+  std::atomic_ref<uint32_t>(*counter).fetch_add(1);
+}
 
 } // namespace
 
@@ -57,8 +59,8 @@ void stream_sequence(uint32_t* last, uint32_t* violations, uint32_t* runs, uint3
 TCPU_EXPORT_KERNEL(stream_sequence)
 
 // Fills the program's scratch with its id, reads it back, checks size and alignment.
-void scratch_check(uint32_t* errors, uint32_t expectBytes, uint32_t x, uint32_t, uint32_t,
-                   uint32_t, uint32_t, uint32_t) {
+void scratch_check(uint32_t* errors, uint32_t expectBytes, uint32_t x, uint32_t, uint32_t, uint32_t,
+                   uint32_t, uint32_t) {
   auto* scratch = static_cast<uint32_t*>(tcpu::abi::programScratch());
   if (!scratch || tcpu::abi::programScratchBytes() != expectBytes ||
       reinterpret_cast<uintptr_t>(scratch) % 64 != 0) {
@@ -66,7 +68,8 @@ void scratch_check(uint32_t* errors, uint32_t expectBytes, uint32_t x, uint32_t,
     return;
   }
   const uint32_t words = expectBytes / 4;
-  for (uint32_t i = 0; i < words; ++i) scratch[i] = x ^ i;
+  for (uint32_t i = 0; i < words; ++i)
+    scratch[i] = x ^ i;
   for (uint32_t i = 0; i < words; ++i)
     if (scratch[i] != (x ^ i)) bump(errors);
 }
@@ -102,7 +105,8 @@ template <int BLOCK>
 void vector_add(const float* a, const float* b, float* out, int32_t n, uint32_t pid, uint32_t,
                 uint32_t, uint32_t, uint32_t, uint32_t) {
   const int64_t start = int64_t{pid} * BLOCK;
-  for (int64_t i = start; i < start + BLOCK && i < n; ++i) out[i] = a[i] + b[i];
+  for (int64_t i = start; i < start + BLOCK && i < n; ++i)
+    out[i] = a[i] + b[i];
 }
 TCPU_EXPORT_KERNEL_AS(vector_add_1024, vector_add<1024>)
 

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Fails when a C/C++ file differs from .clang-format (clang-format 19).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$here"
+format="$(command -v clang-format-19 || true)"
+[ -z "$format" ] && [ "$(uname -s)" = Darwin ] && format="$(brew --prefix llvm@19)/bin/clang-format"
+[ -x "$format" ] || { echo "check-format: clang-format 19 not found" >&2; exit 1; }
+files=$(git ls-files '*.c' '*.cpp' '*.h' '*.hpp')
+if ! "$format" --dry-run -Werror $files; then
+  echo "check-format: run '$format -i' on the files above" >&2
+  exit 1
+fi
+echo "check-format: $(echo "$files" | wc -w | tr -d ' ') files formatted"

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what is missing, checks formatting, builds with clang-19 and (on
+# Linux) g++-12 with warnings as errors, and runs the whole test suite on both.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$here/scripts/install-deps.sh"
+"$here/scripts/check-format.sh"
+
+jobs="$( (command -v nproc >/dev/null && nproc) || sysctl -n hw.ncpu)"
+toolchains=(clang)
+[ "$(uname -s)" = Linux ] && toolchains+=(gcc)
+for toolchain in "${toolchains[@]}"; do
+  build_dir="$here/build-$toolchain"
+  echo "== build and test with $toolchain ($build_dir)"
+  "$here/scripts/build.sh" "$toolchain" "$build_dir"
+  ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs"
+done
