@@ -30,6 +30,25 @@ Expected<std::vector<std::byte>> readFile(const std::string& path) {
   return bytes;
 }
 
+// Checks the option keys and gathers them for the loader.
+Expected<std::vector<JitOption>> collectOptions(unsigned int numOptions, tcpuJitOption* options,
+                                                void** optionValues) {
+  std::vector<JitOption> collected;
+  if (numOptions == 0) return collected;
+  if (!options || !optionValues)
+    return Status(TCPU_ERROR_INVALID_VALUE,
+                  concat("numOptions=", numOptions, " but ", !options ? "options" : "optionValues",
+                         " is NULL"));
+  for (unsigned int i = 0; i < numOptions; ++i) {
+    if (options[i] < TCPU_JIT_KERNEL_NAME || options[i] > TCPU_JIT_CACHE)
+      return Status(
+          TCPU_ERROR_INVALID_VALUE,
+          concat("options[", i, "]=", static_cast<int>(options[i]), " is not a tcpuJitOption"));
+    collected.push_back({options[i], optionValues[i]});
+  }
+  return collected;
+}
+
 tcpuResult loadModule(const char* api, tcpuModule* module, const ModuleSource& source) {
   if (source.bytes.empty())
     return fail(TCPU_ERROR_INVALID_IMAGE, api, ": ", source.path.empty() ? "image" : source.path,
@@ -81,23 +100,65 @@ Status checkDescriptor(const tcpuKernelDesc& desc, const std::string& name, cons
 
 extern "C" {
 
-tcpuResult tcpuModuleLoad(tcpuModule* module, const char* fname) {
+tcpuResult tcpuModuleLoadEx(tcpuModule* module, const char* fname, unsigned int numOptions,
+                            tcpuJitOption* options, void** optionValues) {
   return initializedApi("tcpuModuleLoad", [&] {
     if (!module) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoad: module is NULL");
     if (!fname) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoad: fname is NULL");
+    auto collected = collectOptions(numOptions, options, optionValues);
+    if (!collected)
+      return fail(collected.status().code(), "tcpuModuleLoad: ", collected.status().message());
     auto bytes = readFile(fname);
     if (!bytes) return fail(bytes.status().code(), "tcpuModuleLoad: ", bytes.status().message());
-    return loadModule("tcpuModuleLoad", module, ModuleSource{fname, *bytes});
+    return loadModule("tcpuModuleLoad", module, ModuleSource{fname, *bytes, collected.take()});
   });
 }
 
-tcpuResult tcpuModuleLoadData(tcpuModule* module, const void* image, size_t size) {
+tcpuResult tcpuModuleLoad(tcpuModule* module, const char* fname) {
+  return tcpuModuleLoadEx(module, fname, 0, nullptr, nullptr);
+}
+
+tcpuResult tcpuModuleLoadDataEx(tcpuModule* module, const void* image, size_t size,
+                                unsigned int numOptions, tcpuJitOption* options,
+                                void** optionValues) {
   return initializedApi("tcpuModuleLoadData", [&] {
     if (!module) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadData: module is NULL");
     if (!image) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadData: image is NULL");
     if (size == 0) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadData: size is 0");
-    return loadModule("tcpuModuleLoadData", module,
-                      ModuleSource{"", {static_cast<const std::byte*>(image), size}});
+    auto collected = collectOptions(numOptions, options, optionValues);
+    if (!collected)
+      return fail(collected.status().code(), "tcpuModuleLoadData: ", collected.status().message());
+    return loadModule(
+        "tcpuModuleLoadData", module,
+        ModuleSource{"", {static_cast<const std::byte*>(image), size}, collected.take()});
+  });
+}
+
+tcpuResult tcpuModuleLoadData(tcpuModule* module, const void* image, size_t size) {
+  return tcpuModuleLoadDataEx(module, image, size, 0, nullptr, nullptr);
+}
+
+tcpuResult tcpuModuleGetText(const char** text, tcpuModule module, tcpuModuleText kind) {
+  return initializedApi("tcpuModuleGetText", [&] {
+    if (!text) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleGetText: text is NULL");
+    if (kind < TCPU_MODULE_TEXT_INPUT_IR || kind > TCPU_MODULE_TEXT_ASSEMBLY)
+      return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleGetText: kind=", static_cast<int>(kind),
+                  " is not a tcpuModuleText");
+    std::shared_ptr<Module> object = runtime().modules.find(module);
+    if (!object)
+      return fail(TCPU_ERROR_INVALID_HANDLE, "tcpuModuleGetText: module ",
+                  static_cast<const void*>(module), " is not a loaded module");
+    std::lock_guard lock(object->mutex);
+    auto cached = object->texts.find(kind);
+    if (cached == object->texts.end()) {
+      Expected<std::string> produced = object->image->text(kind);
+      if (!produced)
+        return fail(produced.status().code(), "tcpuModuleGetText: ", object->origin, ": ",
+                    produced.status().message());
+      cached = object->texts.emplace(kind, produced.take()).first;
+    }
+    *text = cached->second.c_str();
+    return TCPU_SUCCESS;
   });
 }
 

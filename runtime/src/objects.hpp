@@ -18,6 +18,7 @@ struct Module {
   std::mutex mutex; // guards the two fields below
   bool unloaded = false;
   std::unordered_map<std::string, tcpuFunction> functions;
+  std::unordered_map<int, std::string> texts; // tcpuModuleGetText results, kept until unload
 };
 
 struct Function {

@@ -89,6 +89,10 @@ bool SharedObjectLoader::accepts(const ModuleSource& source) const {
 }
 
 Expected<std::unique_ptr<LoadedModule>> SharedObjectLoader::load(const ModuleSource& source) const {
+  if (!source.options.empty())
+    return Status(TCPU_ERROR_INVALID_VALUE,
+                  concat("a precompiled shared object takes no JIT options (got ",
+                         source.options.size(), ")"));
   if (source.path.empty()) return openSharedImage(source.bytes);
   // An absolute path, so that dlopen never searches the library path instead.
   std::error_code ignored;

@@ -2,32 +2,7 @@
 #ifndef TCPU_TESTS_RUNTIME_TEST_SUPPORT_HPP
 #define TCPU_TESTS_RUNTIME_TEST_SUPPORT_HPP
 
-#include <gtest/gtest.h>
-
-#include <string>
-
-#include "tcpu/tcpu.h"
-
-// Fails the test with the runtime's detail message when a call does not succeed.
-#define ASSERT_TCPU(call)                                                                          \
-  do {                                                                                             \
-    const tcpuResult tcpu_result_ = (call);                                                        \
-    ASSERT_EQ(tcpu_result_, TCPU_SUCCESS) << #call << ": " << tcpuGetLastErrorDetail();            \
-  } while (0)
-
-#define EXPECT_TCPU(call)                                                                          \
-  do {                                                                                             \
-    const tcpuResult tcpu_result_ = (call);                                                        \
-    EXPECT_EQ(tcpu_result_, TCPU_SUCCESS) << #call << ": " << tcpuGetLastErrorDetail();            \
-  } while (0)
-
-// Expects `call` to fail with `code` and a detail containing `needle`.
-#define EXPECT_TCPU_ERROR(call, code, needle)                                                      \
-  do {                                                                                             \
-    EXPECT_EQ((call), (code)) << #call;                                                            \
-    EXPECT_NE(std::string(tcpuGetLastErrorDetail()).find(needle), std::string::npos)               \
-        << #call << ": detail was: " << tcpuGetLastErrorDetail();                                  \
-  } while (0)
+#include "tcpu_assertions.hpp"
 
 namespace tcpu::test {
 

@@ -25,12 +25,23 @@ public:
   virtual const tcpuKernelDesc* findKernel(const std::string& name) const = 0;
   // Names of the kernels it holds, where the format can list them.
   virtual std::vector<std::string> kernelNames() const = 0;
+  // One of the texts of tcpuModuleGetText; formats without texts keep this default.
+  virtual Expected<std::string> text(tcpuModuleText kind) const {
+    return Status(TCPU_ERROR_NOT_SUPPORTED,
+                  concat("this module format has no text of kind ", static_cast<int>(kind)));
+  }
+};
+
+struct JitOption {
+  tcpuJitOption key;
+  void* value;
 };
 
 // What tcpuModuleLoad / tcpuModuleLoadData were given.
 struct ModuleSource {
   std::string path;                 // the file, or empty for tcpuModuleLoadData
   std::span<const std::byte> bytes; // the whole image
+  std::vector<JitOption> options;   // from the *Ex calls; keys already checked to be known
 };
 
 class ModuleLoader {

@@ -127,6 +127,49 @@ TCPU_API tcpuResult tcpuModuleLoad(tcpuModule* module, const char* fname);
 /* The same from memory: `size` bytes of a shared object or of another
  * registered format. */
 TCPU_API tcpuResult tcpuModuleLoadData(tcpuModule* module, const void* image, size_t size);
+/* Options for loaders that compile (tcpuModuleLoadEx / tcpuModuleLoadDataEx), as
+ * CUDA's CUjit_option. Each value is passed as a void*: strings as const char*,
+ * numbers as (void*)(uintptr_t)n. */
+typedef enum tcpuJitOption {
+  /* const char*: the kernel TCPU_JIT_SIGNATURE applies to (default: the module's only kernel). */
+  TCPU_JIT_KERNEL_NAME = 1,
+  /* const char*: Triton signature, e.g. "*fp32:16, *fp32:16, *fp32:16, i32, 1024": element
+   * types, hints (:16 aligned/divisible, :1 equal to 1), and constexpr values bound at compile
+   * time. */
+  TCPU_JIT_SIGNATURE = 2,
+  /* 0 or 1: fuse a*b+c into FMA (Triton's enable_fp_fusion). Default 1; 0 for bit-for-bit checks.
+   */
+  TCPU_JIT_FP_CONTRACT = 3,
+  /* 0 or 1: allow fast-math rewrites (reassociation, no NaN/Inf). Default 0: exact. */
+  TCPU_JIT_FAST_MATH = 4,
+  /* 10 (1.0 ULP, default) or 35 (3.5 ULP): accuracy of the SLEEF math functions used. */
+  TCPU_JIT_MATH_ULP = 5,
+  /* const char*: LLVM CPU name to compile for (e.g. "x86-64-v3"); default: the host CPU. */
+  TCPU_JIT_TARGET_CPU = 6,
+  /* 0 or 1: use the persistent compile cache for this load. Default 1 (TCPU_CACHE_DISABLE=1 turns
+     it off). */
+  TCPU_JIT_CACHE = 7,
+  TCPU_JIT_MAX_ENUM = 0x7fffffff
+} tcpuJitOption;
+
+TCPU_API tcpuResult tcpuModuleLoadEx(tcpuModule* module, const char* fname, unsigned int numOptions,
+                                     tcpuJitOption* options, void** optionValues);
+TCPU_API tcpuResult tcpuModuleLoadDataEx(tcpuModule* module, const void* image, size_t size,
+                                         unsigned int numOptions, tcpuJitOption* options,
+                                         void** optionValues);
+
+/* Texts a compiled module can show (the CPU analog of Triton's kernel dumps). */
+typedef enum tcpuModuleText {
+  TCPU_MODULE_TEXT_INPUT_IR = 0,     /* the LLVM IR as loaded */
+  TCPU_MODULE_TEXT_OPTIMIZED_IR = 1, /* after specialization, trampolines and optimization */
+  TCPU_MODULE_TEXT_ASSEMBLY = 2,     /* native assembly for the target CPU */
+  TCPU_MODULE_TEXT_MAX_ENUM = 0x7fffffff
+} tcpuModuleText;
+
+/* The text stays valid until the module is unloaded. TCPU_ERROR_NOT_SUPPORTED for
+ * formats that have none (precompiled shared objects). */
+TCPU_API tcpuResult tcpuModuleGetText(const char** text, tcpuModule module, tcpuModuleText kind);
+
 /* Unloads; its functions become invalid. Launches already queued on streams
  * still complete (they keep the code alive). */
 TCPU_API tcpuResult tcpuModuleUnload(tcpuModule module);

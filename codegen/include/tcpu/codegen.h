@@ -1,0 +1,34 @@
+/*
+ * tcpu codegen: compiles LLVM IR kernels (.ll text or .bc bitcode, in the grid
+ * ABI) to native code for this CPU and hands them to the runtime.
+ *
+ * Linking libtcpu_codegen registers its module loader when the library loads,
+ * so tcpuModuleLoad(&m, "kernel.ll") just works; tcpuCodegenRegister() does the
+ * same explicitly (for static links, or linkers that drop unused libraries).
+ *
+ * Environment:
+ *   TCPU_CACHE_DIR      compiled-object cache (default $XDG_CACHE_HOME/tcpu or ~/.cache/tcpu)
+ *   TCPU_CACHE_DISABLE  1: never read or write the cache
+ *   TCPU_DUMP_DIR       write each compiled module's input IR, optimized IR and assembly there
+ *   TCPU_DEBUG          1: report cache decisions and compile times on stderr
+ */
+#ifndef TCPU_CODEGEN_H
+#define TCPU_CODEGEN_H
+
+#include "tcpu/tcpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+TCPU_API tcpuResult tcpuCodegenRegister(void);
+
+/* LLVM's version as "19.1.7", and the SLEEF version codegen was built with. */
+TCPU_API const char* tcpuCodegenLlvmVersion(void);
+TCPU_API const char* tcpuCodegenSleefVersion(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TCPU_CODEGEN_H */

@@ -1,0 +1,29 @@
+// How one module is compiled: what the caller asked for through
+// tcpuJitOption values, with the defaults filled in.
+#ifndef TCPU_CODEGEN_COMPILE_OPTIONS_HPP
+#define TCPU_CODEGEN_COMPILE_OPTIONS_HPP
+
+#include <string>
+#include <vector>
+
+#include "tcpu/module_loader.hpp"
+
+namespace tcpu::codegen {
+
+struct CompileOptions {
+  std::string kernelName; // the kernel the signature applies to; empty: the only kernel
+  std::string signature;  // Triton signature string; empty: types from the IR alone
+  bool fpContract = true; // fuse a*b+c into FMA, as Triton's enable_fp_fusion
+  bool fastMath = false;
+  int mathUlp = 10;      // SLEEF accuracy: 10 (1.0 ULP) or 35 (3.5 ULP)
+  std::string targetCpu; // empty: the host CPU with all its features
+  bool useCache = true;
+
+  static Expected<CompileOptions> fromJitOptions(const std::vector<JitOption>& options);
+  // Everything above that changes the generated code, for the cache key.
+  std::string fingerprint() const;
+};
+
+} // namespace tcpu::codegen
+
+#endif // TCPU_CODEGEN_COMPILE_OPTIONS_HPP

@@ -1,0 +1,158 @@
+#include "compiler.hpp"
+
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include "llvm_guard.hpp"
+#include "math_library.hpp"
+
+namespace tcpu::codegen {
+namespace {
+
+std::string print(const llvm::Module& module) {
+  std::string text;
+  llvm::raw_string_ostream out(text);
+  module.print(out, nullptr);
+  return text;
+}
+
+Expected<std::unique_ptr<llvm::Module>> parse(const CompileRequest& request,
+                                              llvm::LLVMContext& context) {
+  const llvm::StringRef bytes(reinterpret_cast<const char*>(request.bytes.data()),
+                              request.bytes.size());
+  llvm::SMDiagnostic diagnostic;
+  // A copy, because LLVM's text parser needs a NUL after the last byte.
+  const std::unique_ptr<llvm::MemoryBuffer> buffer =
+      llvm::MemoryBuffer::getMemBufferCopy(bytes, request.name);
+  std::unique_ptr<llvm::Module> module = llvm::parseIR(*buffer, diagnostic, context);
+  if (!module)
+    return Status(TCPU_ERROR_INVALID_SOURCE,
+                  concat(request.name, ":", diagnostic.getLineNo(), ":",
+                         diagnostic.getColumnNo() + 1, ": ", diagnostic.getMessage().str()));
+  std::string problems;
+  llvm::raw_string_ostream out(problems);
+  if (llvm::verifyModule(*module, &out))
+    return Status(TCPU_ERROR_INVALID_SOURCE,
+                  concat(request.name, ": the IR fails LLVM's verifier: ", out.str()));
+  return module;
+}
+
+// The CPU and features of the target on every function, replacing what the
+// producer wrote (clang writes its own defaults), and fast-math if asked.
+void retarget(llvm::Module& module, const llvm::TargetMachine& machine,
+              const CompileOptions& options) {
+  module.setTargetTriple(machine.getTargetTriple().str());
+  module.setDataLayout(machine.createDataLayout());
+  const std::string cpu = machine.getTargetCPU().str();
+  const std::string features = machine.getTargetFeatureString().str();
+  for (llvm::Function& function : module) {
+    if (function.isDeclaration()) continue;
+    function.addFnAttr("target-cpu", cpu);
+    if (features.empty())
+      function.removeFnAttr("target-features");
+    else
+      function.addFnAttr("target-features", features);
+    if (!options.fastMath) continue;
+    for (const char* attribute : {"unsafe-fp-math", "no-infs-fp-math", "no-nans-fp-math",
+                                  "no-signed-zeros-fp-math", "approx-func-fp-math"})
+      function.addFnAttr(attribute, "true");
+    for (llvm::BasicBlock& block : function)
+      for (llvm::Instruction& instruction : block)
+        if (llvm::isa<llvm::FPMathOperator>(instruction)) instruction.setFast(true);
+  }
+}
+
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, const SleefIsa& isa, int ulp) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  tuning.LoopUnrolling = true;
+  llvm::PassBuilder builder(&machine, tuning);
+  // Registered first, so it is the TargetLibraryInfo every pass sees: it
+  // lets the loop vectorizer widen math calls into SLEEF's vector functions.
+  const SleefVectorMappings mappings(isa, ulp);
+  llvm::TargetLibraryInfoImpl library(machine.getTargetTriple());
+  library.addVectorizableFunctions(mappings.descriptors());
+  functions.registerPass([&] { return llvm::TargetLibraryAnalysis(library); });
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  llvm::ModulePassManager pipeline =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  pipeline.run(module, modules);
+}
+
+Expected<std::string> emit(llvm::Module& module, llvm::TargetMachine& machine,
+                           llvm::CodeGenFileType type) {
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream out(buffer);
+  llvm::legacy::PassManager passes;
+  if (machine.addPassesToEmitFile(passes, out, nullptr, type))
+    return Status(TCPU_ERROR_NOT_SUPPORTED, "the target cannot emit this kind of file");
+  passes.run(module);
+  return std::string(buffer.data(), buffer.size());
+}
+
+Status compileInto(const CompileRequest& request, CompiledModule& result) {
+  llvm::LLVMContext context;
+  DiagnosticCollector diagnostics(context);
+  Expected<std::unique_ptr<llvm::Module>> parsed = parse(request, context);
+  if (!parsed) return parsed.status();
+  llvm::Module& module = **parsed;
+  if (request.withTexts) result.inputIr = print(module);
+
+  Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      createTargetMachine(request.target, request.options);
+  if (!machine) return machine.status();
+  const SleefIsa isa = sleefIsaFor(**machine);
+  retarget(module, **machine, request.options);
+  canonicalizeMathCalls(module);
+  Expected<std::vector<KernelInfo>> kernels = prepareKernels(module, request.options);
+  if (!kernels)
+    return Status(kernels.status().code(), concat(request.name, ": ", kernels.status().message()));
+  result.kernels = kernels.take();
+
+  optimize(module, **machine, isa, request.options.mathUlp);
+  lowerMathToSleef(module, isa, request.options.mathUlp);
+  std::string problems;
+  llvm::raw_string_ostream out(problems);
+  if (llvm::verifyModule(module, &out))
+    return Status(TCPU_ERROR_UNKNOWN, concat("tcpu produced invalid IR (a tcpu bug): ", out.str()));
+  if (request.withTexts) {
+    result.optimizedIr = print(module);
+    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(module);
+    Expected<std::string> assembly = emit(*copy, **machine, llvm::CodeGenFileType::AssemblyFile);
+    if (!assembly) return assembly.status();
+    result.assembly = assembly.take();
+  }
+  Expected<std::string> object = emit(module, **machine, llvm::CodeGenFileType::ObjectFile);
+  if (!object) return object.status();
+  result.object = object.take();
+  if (diagnostics.hasErrors())
+    return Status(TCPU_ERROR_INVALID_SOURCE, concat(request.name, ": ", diagnostics.joined()));
+  return {};
+}
+
+} // namespace
+
+Expected<CompiledModule> compileModule(const CompileRequest& request) {
+  CompiledModule result;
+  Status status = runGuarded("compiling the module", [&] { return compileInto(request, result); });
+  if (!status.ok()) return status;
+  return result;
+}
+
+} // namespace tcpu::codegen

@@ -1,0 +1,38 @@
+// LLVM IR bytes in, a native object and its kernels out: parse, verify,
+// specialize, add trampolines, optimize for the target (O3, SLEEF math),
+// and emit machine code.
+#ifndef TCPU_CODEGEN_COMPILER_HPP
+#define TCPU_CODEGEN_COMPILER_HPP
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compile_options.hpp"
+#include "kernels.hpp"
+#include "target.hpp"
+
+namespace tcpu::codegen {
+
+struct CompiledModule {
+  std::vector<KernelInfo> kernels;
+  std::string object; // relocatable object file for the target
+  // Filled only when asked for (dumps): the input as IR text, the optimized IR, the assembly.
+  std::string inputIr;
+  std::string optimizedIr;
+  std::string assembly;
+};
+
+struct CompileRequest {
+  std::span<const std::byte> bytes; // .ll text or .bc bitcode
+  std::string name;                 // for messages: the path or "<memory image>"
+  CompileOptions options;
+  TargetDescription target;
+  bool withTexts = false;
+};
+
+Expected<CompiledModule> compileModule(const CompileRequest& request);
+
+} // namespace tcpu::codegen
+
+#endif // TCPU_CODEGEN_COMPILER_HPP

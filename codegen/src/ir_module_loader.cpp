@@ -1,0 +1,168 @@
+#include "ir_module_loader.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "compiler.hpp"
+#include "debug_log.hpp"
+#include "jit_engine.hpp"
+#include "object_cache.hpp"
+
+namespace tcpu::codegen {
+namespace {
+
+// Kernels linked into the JIT; removed from it when the module is unloaded.
+class JitModule final : public LoadedModule {
+public:
+  JitModule(JitEngine& engine, llvm::orc::JITDylib& library, std::vector<KernelInfo> kernels,
+            const std::vector<uint64_t>& entries, CompileRequest source)
+      : engine_(engine), library_(library), kernels_(std::move(kernels)),
+        sourceBytes_(source.bytes.begin(), source.bytes.end()), source_(std::move(source)) {
+    source_.bytes = sourceBytes_;
+    descriptors_.reserve(kernels_.size());
+    for (size_t k = 0; k < kernels_.size(); ++k) {
+      KernelInfo& kernel = kernels_[k];
+      for (size_t p = 0; p < kernel.params.size(); ++p)
+        kernel.params[p].name =
+            kernel.paramNames[p].empty() ? nullptr : kernel.paramNames[p].c_str();
+      descriptors_.push_back(
+          tcpuKernelDesc{TCPU_KERNEL_ABI_VERSION, static_cast<uint32_t>(kernel.params.size()),
+                         kernel.name.c_str(), reinterpret_cast<tcpuKernelEntry>(entries[k]),
+                         kernel.params.empty() ? nullptr : kernel.params.data()});
+    }
+  }
+  ~JitModule() override { engine_.remove(library_); }
+  JitModule(const JitModule&) = delete;
+  JitModule& operator=(const JitModule&) = delete;
+
+  const tcpuKernelDesc* findKernel(const std::string& name) const override {
+    for (size_t k = 0; k < kernels_.size(); ++k)
+      if (kernels_[k].name == name) return &descriptors_[k];
+    return nullptr;
+  }
+  std::vector<std::string> kernelNames() const override {
+    std::vector<std::string> names;
+    for (const KernelInfo& kernel : kernels_)
+      names.push_back(kernel.name);
+    return names;
+  }
+  // Texts are produced on request by compiling again with them kept: loads
+  // (and cache hits) stay fast, and the texts match what runs.
+  Expected<std::string> text(tcpuModuleText kind) const override {
+    CompileRequest request = source_;
+    request.withTexts = true;
+    Expected<CompiledModule> compiled = compileModule(request);
+    if (!compiled) return compiled.status();
+    switch (kind) {
+    case TCPU_MODULE_TEXT_INPUT_IR:
+      return compiled->inputIr;
+    case TCPU_MODULE_TEXT_OPTIMIZED_IR:
+      return compiled->optimizedIr;
+    case TCPU_MODULE_TEXT_ASSEMBLY:
+      return compiled->assembly;
+    case TCPU_MODULE_TEXT_MAX_ENUM:
+      break;
+    }
+    return Status(TCPU_ERROR_INVALID_VALUE, concat("kind=", static_cast<int>(kind)));
+  }
+
+private:
+  JitEngine& engine_;
+  llvm::orc::JITDylib& library_;
+  std::vector<KernelInfo> kernels_;
+  std::vector<tcpuKernelDesc> descriptors_;
+  std::vector<std::byte> sourceBytes_;
+  CompileRequest source_;
+};
+
+bool startsWith(std::span<const std::byte> bytes, std::string_view prefix) {
+  return bytes.size() >= prefix.size() &&
+         std::memcmp(bytes.data(), prefix.data(), prefix.size()) == 0;
+}
+
+// Writes the three texts of a compile to TCPU_DUMP_DIR.
+void dump(const std::filesystem::path& directory, const std::string& origin, const std::string& key,
+          const CompiledModule& compiled) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  const std::string stem =
+      concat(origin.empty() ? "module" : std::filesystem::path(origin).stem().string(), "-",
+             key.substr(0, 12));
+  for (const auto& [suffix, text] : {std::pair{".input.ll", &compiled.inputIr},
+                                     {".opt.ll", &compiled.optimizedIr},
+                                     {".s", &compiled.assembly}}) {
+    std::ofstream out(directory / (stem + suffix), std::ios::binary | std::ios::trunc);
+    out << *text;
+    if (!out) debugLog(concat("cannot write dump ", (directory / (stem + suffix)).string()));
+  }
+}
+
+} // namespace
+
+bool IrModuleLoader::accepts(const ModuleSource& source) const {
+  const std::string extension = std::filesystem::path(source.path).extension().string();
+  if (extension == ".ll" || extension == ".bc") return true;
+  if (startsWith(source.bytes, "BC\xC0\xDE") || startsWith(source.bytes, "\xDE\xC0\x17\x0B"))
+    return true; // bitcode, or bitcode in a wrapper
+  // IR text from memory: its first meaningful token is one only IR starts with.
+  size_t i = 0;
+  while (i < source.bytes.size() && std::isspace(static_cast<unsigned char>(source.bytes[i])))
+    ++i;
+  const auto rest = source.bytes.subspan(i);
+  for (std::string_view token :
+       {";", "source_filename", "target ", "define ", "declare ", "@", "%", "!"})
+    if (startsWith(rest, token)) return true;
+  return false;
+}
+
+Expected<std::unique_ptr<LoadedModule>> IrModuleLoader::load(const ModuleSource& source) const {
+  Expected<CompileOptions> options = CompileOptions::fromJitOptions(source.options);
+  if (!options) return options.status();
+  Expected<TargetDescription> target = describeTarget(options->targetCpu);
+  if (!target) return target.status();
+  Expected<JitEngine*> engine = JitEngine::instance();
+  if (!engine) return engine.status();
+
+  CompileRequest request{source.bytes, source.path.empty() ? "<memory image>" : source.path,
+                         *options, *target, false};
+  const std::string key = cacheKey(source.bytes, *options, *target);
+  const char* dumpDirectory = std::getenv("TCPU_DUMP_DIR");
+  request.withTexts = dumpDirectory && *dumpDirectory;
+  std::optional<ObjectCache> cache;
+  if (options->useCache && !request.withTexts)
+    if (auto directory = cacheDirectoryFromEnvironment()) cache.emplace(*directory);
+
+  std::optional<CompiledModule> compiled;
+  if (cache) compiled = cache->load(key);
+  if (!compiled) {
+    const auto start = std::chrono::steady_clock::now();
+    Expected<CompiledModule> fresh = compileModule(request);
+    if (!fresh) return fresh.status();
+    debugLog(concat(
+        "compiled ", request.name, " in ",
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+        " ms"));
+    compiled = fresh.take();
+    if (request.withTexts) dump(dumpDirectory, source.path, key, *compiled);
+    if (options->useCache)
+      if (auto directory = cacheDirectoryFromEnvironment())
+        ObjectCache(*directory).store(key, *compiled);
+  }
+
+  Expected<llvm::orc::JITDylib*> library = (*engine)->link(request.name, compiled->object);
+  if (!library) return library.status();
+  std::vector<std::string> symbols;
+  for (const KernelInfo& kernel : compiled->kernels)
+    symbols.push_back(kernel.entrySymbol);
+  Expected<std::vector<uint64_t>> entries = (*engine)->lookup(**library, symbols);
+  if (!entries) {
+    (*engine)->remove(**library);
+    return entries.status();
+  }
+  request.withTexts = false;
+  return std::unique_ptr<LoadedModule>(new JitModule(
+      **engine, **library, std::move(compiled->kernels), *entries, std::move(request)));
+}
+
+} // namespace tcpu::codegen

@@ -1,0 +1,44 @@
+// The process's one ORC LLJIT, which links compiled objects into memory. Each
+// loaded module gets a JITDylib of its own (so equal symbol names in two
+// modules never clash) that is removed again on unload.
+#ifndef TCPU_CODEGEN_JIT_ENGINE_HPP
+#define TCPU_CODEGEN_JIT_ENGINE_HPP
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+
+#include "tcpu/status.hpp"
+
+namespace tcpu::codegen {
+
+class JitEngine {
+public:
+  // Created on first use; lives until exit.
+  static Expected<JitEngine*> instance();
+
+  // Links `object` into a new JITDylib and returns the addresses of `symbols`.
+  // An unresolved external symbol is TCPU_ERROR_NOT_FOUND.
+  Expected<llvm::orc::JITDylib*> link(const std::string& name, const std::string& object);
+  Expected<std::vector<uint64_t>> lookup(llvm::orc::JITDylib& library,
+                                         const std::vector<std::string>& symbols);
+  void remove(llvm::orc::JITDylib& library);
+
+private:
+  JitEngine(std::unique_ptr<llvm::orc::LLJIT> jit, std::string sleefPath);
+  // What ORC reported while linking (it names the missing symbols only there).
+  void recordReport(std::string report);
+  std::string takeReports();
+
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  std::mutex reportsMutex_;
+  std::string reports_;
+  std::string sleefPath_; // the loaded SLEEF library, searched for Sleef_* symbols
+};
+
+} // namespace tcpu::codegen
+
+#endif // TCPU_CODEGEN_JIT_ENGINE_HPP

@@ -1,0 +1,35 @@
+// Finding the grid-ABI kernels of an LLVM module, specializing them with a
+// Triton signature, and giving each the uniform entry trampoline the runtime
+// calls (tcpuKernelEntry), in IR, so that the program loop is optimized
+// together with the kernel body.
+#ifndef TCPU_CODEGEN_KERNELS_HPP
+#define TCPU_CODEGEN_KERNELS_HPP
+
+#include <string>
+#include <vector>
+
+#include <llvm/IR/Module.h>
+
+#include "compile_options.hpp"
+#include "tcpu/kernel_abi.h"
+
+namespace tcpu::codegen {
+
+struct KernelInfo {
+  std::string name;                  // the kernel function
+  std::string entrySymbol;           // its trampoline
+  std::vector<tcpuParamDesc> params; // the parameters a launch passes (name pointers unset)
+  std::vector<std::string> paramNames;
+};
+
+// Every externally visible void function whose last six parameters are i32.
+std::vector<llvm::Function*> findKernels(llvm::Module& module);
+
+// Applies the signature (if any), adds trampolines, and internalizes all other
+// functions so that only the entries remain visible.
+Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
+                                                 const CompileOptions& options);
+
+} // namespace tcpu::codegen
+
+#endif // TCPU_CODEGEN_KERNELS_HPP

@@ -1,0 +1,44 @@
+// The persistent cache of compiled modules: one file per (IR, options,
+// target, versions) key, written atomically, checked on read.
+#ifndef TCPU_CODEGEN_OBJECT_CACHE_HPP
+#define TCPU_CODEGEN_OBJECT_CACHE_HPP
+
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "compiler.hpp"
+
+namespace tcpu::codegen {
+
+// TCPU_CACHE_DIR, else $XDG_CACHE_HOME/tcpu, else ~/.cache/tcpu; nullopt when
+// TCPU_CACHE_DISABLE=1 or no directory can be named.
+std::optional<std::filesystem::path> cacheDirectoryFromEnvironment();
+
+// SHA-256 (hex) of everything that determines the compiled code.
+std::string cacheKey(std::span<const std::byte> ir, const CompileOptions& options,
+                     const TargetDescription& target);
+
+// The bytes of a cache entry for `module` (kernels and object), and back.
+std::string serializeEntry(const CompiledModule& module);
+// nullopt when the bytes are truncated, corrupt or of another format version.
+std::optional<CompiledModule> deserializeEntry(std::string_view bytes);
+
+class ObjectCache {
+public:
+  explicit ObjectCache(std::filesystem::path directory) : directory_(std::move(directory)) {}
+  std::filesystem::path entryPath(const std::string& key) const;
+  // A miss, or a damaged entry (reported at debug level), gives nullopt.
+  std::optional<CompiledModule> load(const std::string& key) const;
+  // Atomic (temporary file + rename): concurrent writers of one key are safe.
+  // Failures only cost the next load a compile, so they are reported at debug level.
+  void store(const std::string& key, const CompiledModule& module) const;
+
+private:
+  std::filesystem::path directory_;
+};
+
+} // namespace tcpu::codegen
+
+#endif // TCPU_CODEGEN_OBJECT_CACHE_HPP

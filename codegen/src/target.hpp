@@ -1,0 +1,39 @@
+// The CPU we compile for: the host with all its features by default, or a
+// named CPU; the TargetMachine for it; and which SLEEF variants it can call.
+#ifndef TCPU_CODEGEN_TARGET_HPP
+#define TCPU_CODEGEN_TARGET_HPP
+
+#include <memory>
+#include <string>
+
+#include <llvm/Target/TargetMachine.h>
+
+#include "compile_options.hpp"
+
+namespace tcpu::codegen {
+
+struct TargetDescription {
+  std::string triple;
+  std::string cpu;
+  std::string features; // "+avx2,+fma,..." (empty for a named CPU: implied by it)
+};
+
+// SLEEF's ISA suffixes usable on the target, per vector width ("" if none).
+struct SleefIsa {
+  std::string scalar;  // "purecfma" or "purec"
+  std::string bits128; // "avx2128", "sse4", "advsimd"
+  std::string bits256; // "avx2"
+  std::string bits512; // "avx512f"
+};
+
+// Registers LLVM's native target once per process.
+void initializeNativeTarget();
+
+Expected<TargetDescription> describeTarget(const std::string& cpuName);
+Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetDescription& target,
+                                                                   const CompileOptions& options);
+SleefIsa sleefIsaFor(const llvm::TargetMachine& machine);
+
+} // namespace tcpu::codegen
+
+#endif // TCPU_CODEGEN_TARGET_HPP

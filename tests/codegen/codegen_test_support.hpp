@@ -1,0 +1,82 @@
+// What the codegen tests share: an initialized runtime with codegen
+// registered, a private cache directory per test, and IR kernel paths.
+#ifndef TCPU_TESTS_CODEGEN_CODEGEN_TEST_SUPPORT_HPP
+#define TCPU_TESTS_CODEGEN_CODEGEN_TEST_SUPPORT_HPP
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tcpu/codegen.h"
+#include "tcpu_assertions.hpp"
+
+namespace tcpu::test {
+
+inline std::string irPath(const std::string& name) {
+  return std::string(TCPU_CODEGEN_TEST_KERNELS_DIR) + "/" + name;
+}
+
+// Options for tcpuModuleLoadEx, kept alive with the arrays it needs.
+struct JitOptions {
+  std::vector<tcpuJitOption> keys;
+  std::vector<void*> values;
+  JitOptions& set(tcpuJitOption key, const char* value) {
+    keys.push_back(key);
+    values.push_back(const_cast<char*>(value));
+    return *this;
+  }
+  JitOptions& set(tcpuJitOption key, uintptr_t value) {
+    keys.push_back(key);
+    values.push_back(reinterpret_cast<void*>(value));
+    return *this;
+  }
+  unsigned count() const { return static_cast<unsigned>(keys.size()); }
+};
+
+class CodegenTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_TCPU(tcpuInit(0));
+    ASSERT_TCPU(tcpuCodegenRegister());
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    cacheDir_ = std::filesystem::temp_directory_path() /
+                (std::string("tcpu-test-cache-") + info->test_suite_name() + "-" + info->name() +
+                 "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(cacheDir_);
+    setenv("TCPU_CACHE_DIR", cacheDir_.c_str(), 1);
+    unsetenv("TCPU_CACHE_DISABLE");
+    unsetenv("TCPU_DUMP_DIR");
+  }
+  void TearDown() override {
+    for (tcpuModule module : modules_)
+      EXPECT_TCPU(tcpuModuleUnload(module));
+    std::filesystem::remove_all(cacheDir_);
+  }
+  // Loads an IR kernel file (unloaded at the end of the test).
+  tcpuModule load(const std::string& name, const JitOptions& options = {}) {
+    tcpuModule module = nullptr;
+    const tcpuResult result = tcpuModuleLoadEx(&module, irPath(name).c_str(), options.count(),
+                                               const_cast<tcpuJitOption*>(options.keys.data()),
+                                               const_cast<void**>(options.values.data()));
+    EXPECT_EQ(result, TCPU_SUCCESS) << name << ": " << tcpuGetLastErrorDetail();
+    if (result == TCPU_SUCCESS) modules_.push_back(module);
+    return module;
+  }
+  tcpuFunction function(tcpuModule module, const char* name) {
+    tcpuFunction f = nullptr;
+    EXPECT_EQ(tcpuModuleGetFunction(&f, module, name), TCPU_SUCCESS) << tcpuGetLastErrorDetail();
+    return f;
+  }
+  std::string text(tcpuModule module, tcpuModuleText kind) {
+    const char* value = nullptr;
+    EXPECT_EQ(tcpuModuleGetText(&value, module, kind), TCPU_SUCCESS) << tcpuGetLastErrorDetail();
+    return value ? value : "";
+  }
+  std::filesystem::path cacheDir_;
+  std::vector<tcpuModule> modules_;
+};
+
+} // namespace tcpu::test
+
+#endif // TCPU_TESTS_CODEGEN_CODEGEN_TEST_SUPPORT_HPP

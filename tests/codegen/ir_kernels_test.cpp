@@ -1,0 +1,177 @@
+// Hand-written IR kernels load through codegen, run over grids and give the
+// right results; their math becomes SLEEF calls.
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include "codegen_test_support.hpp"
+
+namespace tcpu::test {
+namespace {
+
+class IrKernels : public CodegenTest {};
+
+// ULP distance of a float result from a long double reference.
+double ulpError(float result, long double reference) {
+  const float rounded = static_cast<float>(reference);
+  if (std::isnan(reference)) return std::isnan(result) ? 0 : INFINITY;
+  if (std::isinf(rounded)) return result == rounded ? 0 : INFINITY;
+  const float magnitude = std::fabs(rounded);
+  const float ulp = std::nextafter(magnitude, INFINITY) - magnitude;
+  return static_cast<double>(std::fabs(static_cast<long double>(result) - reference) / ulp);
+}
+
+TEST_F(IrKernels, VectorAddOverARaggedGrid) {
+  const tcpuFunction add = function(load("vector_add.ll"), "add_kernel");
+  const int32_t n = 98432; // tutorial 01's size: not a multiple of the block
+  std::vector<float> x(n), y(n), out(n, -1.0f);
+  for (int32_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i) * 0.37f;
+    y[i] = 1.0f / static_cast<float>(i + 1);
+  }
+  float *px = x.data(), *py = y.data(), *po = out.data();
+  int32_t count = n;
+  void* params[] = {&px, &py, &po, &count};
+  ASSERT_TCPU(tcpuLaunchKernel(add, (n + 1023) / 1024, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
+  for (int32_t i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], x[i] + y[i]) << i; // exact: one rounding
+}
+
+TEST_F(IrKernels, BitcodeAndMemoryImagesLoadToo) {
+  tcpuModule fromBitcode = load("vector_add.bc");
+  ASSERT_NE(fromBitcode, nullptr);
+  std::ifstream in(irPath("vector_add.ll"), std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  tcpuModule fromMemory;
+  ASSERT_TCPU(tcpuModuleLoadData(&fromMemory, text.data(), text.size()));
+  modules_.push_back(fromMemory);
+  for (tcpuModule module : {fromBitcode, fromMemory}) {
+    const tcpuFunction add = function(module, "add_kernel");
+    std::vector<float> x(3000, 2.0f), y(3000, 0.5f), out(3000, 0.0f);
+    float *px = x.data(), *py = y.data(), *po = out.data();
+    int32_t n = 3000;
+    void* params[] = {&px, &py, &po, &n};
+    ASSERT_TCPU(tcpuLaunchKernel(add, 3, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
+    EXPECT_EQ(out, std::vector<float>(3000, 2.5f));
+  }
+}
+
+TEST_F(IrKernels, KernelSeesAllSixProgramValues) {
+  const tcpuFunction ids = function(load("program_ids.ll"), "program_ids");
+  const uint32_t gx = 5, gy = 3, gz = 4;
+  std::vector<int32_t> out(gx * gy * gz * 6, -1);
+  int32_t* po = out.data();
+  void* params[] = {&po};
+  for (int threads : {1, 2}) {
+    ASSERT_TCPU(tcpuSetNumThreads(threads));
+    ASSERT_TCPU(tcpuLaunchKernel(ids, gx, gy, gz, 1, 1, 1, 0, nullptr, params, nullptr));
+    for (uint32_t z = 0; z < gz; ++z)
+      for (uint32_t y = 0; y < gy; ++y)
+        for (uint32_t x = 0; x < gx; ++x) {
+          const int32_t* got = &out[(x + gx * (y + gy * z)) * 6];
+          const std::vector<int32_t> want = {int32_t(x),  int32_t(y),  int32_t(z),
+                                             int32_t(gx), int32_t(gy), int32_t(gz)};
+          ASSERT_EQ(std::vector<int32_t>(got, got + 6), want) << x << "," << y << "," << z;
+        }
+  }
+  ASSERT_TCPU(tcpuSetNumThreads(0));
+}
+
+// Runs a float kernel (in, out[, n]: extra values are ignored by kernels
+// without n) and checks exp to within 1 ULP.
+void checkExp(tcpuFunction kernel, int32_t n, unsigned grid) {
+  std::vector<float> in(n), out(n, 0.0f);
+  for (int32_t i = 0; i < n; ++i)
+    in[i] = -80.0f + 160.0f * static_cast<float>(i) / static_cast<float>(n);
+  float *pi = in.data(), *po = out.data();
+  void* params[] = {&pi, &po, &n};
+  ASSERT_TCPU(tcpuLaunchKernel(kernel, grid, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
+  double worst = 0;
+  for (int32_t i = 0; i < n; ++i)
+    worst = std::max(worst, ulpError(out[i], std::exp(static_cast<long double>(in[i]))));
+  EXPECT_LE(worst, 1.0) << "max ULP error of exp";
+}
+
+TEST_F(IrKernels, VectorExpIntrinsicBecomesSleef) {
+  const tcpuModule module = load("exp_vector.ll");
+  checkExp(function(module, "exp_block"), 16 * 200, 200);
+  EXPECT_NE(text(module, TCPU_MODULE_TEXT_ASSEMBLY).find("Sleef_expf"), std::string::npos);
+}
+
+TEST_F(IrKernels, LibdeviceExpBecomesSleef) {
+  const tcpuModule module = load("nv_expf.ll");
+  checkExp(function(module, "nv_exp"), 5000, (5000 + 255) / 256);
+  const std::string assembly = text(module, TCPU_MODULE_TEXT_ASSEMBLY);
+  EXPECT_NE(assembly.find("Sleef_expf"), std::string::npos);
+  EXPECT_EQ(assembly.find("__nv_expf"), std::string::npos);
+}
+
+TEST_F(IrKernels, LoopOfExpfCallsIsVectorizedIntoSleef) {
+  const tcpuModule module = load("expf_loop.ll");
+  checkExp(function(module, "expf_loop"), 10000, (10000 + 4095) / 4096);
+  const std::string assembly = text(module, TCPU_MODULE_TEXT_ASSEMBLY);
+  // A vector variant (4, 8 or 16 lanes), not only the scalar one.
+  const bool vectorCall = assembly.find("Sleef_expf4_u10") != std::string::npos ||
+                          assembly.find("Sleef_expf8_u10") != std::string::npos ||
+                          assembly.find("Sleef_expf16_u10") != std::string::npos;
+  EXPECT_TRUE(vectorCall) << assembly.substr(0, 4000);
+}
+
+TEST_F(IrKernels, SignatureSpecializesConstexprAndOne) {
+  std::vector<float> in(1000), out(1000, 0.0f);
+  for (int i = 0; i < 1000; ++i)
+    in[i] = static_cast<float>(i);
+  float *po = out.data(), *pi = in.data();
+  float alpha = 0.5f;
+  { // BLOCK bound to 256 at compile time: the launch passes four values.
+    const tcpuModule module = load(
+        "scale.ll", JitOptions().set(TCPU_JIT_SIGNATURE, "*fp32:16, *fp32:16, fp32, i32, 256"));
+    const tcpuFunction scale = function(module, "scale");
+    unsigned count = 0;
+    ASSERT_TCPU(tcpuFuncGetParamCount(&count, scale));
+    EXPECT_EQ(count, 4u);
+    tcpuParamDesc info;
+    ASSERT_TCPU(tcpuFuncGetParamInfo(&info, scale, 0));
+    EXPECT_EQ(info.type, static_cast<uint32_t>(TCPU_TYPE_PTR));
+    EXPECT_EQ(info.pointee, static_cast<uint32_t>(TCPU_TYPE_FP32));
+    EXPECT_STREQ(info.name, "out");
+    int32_t n = 1000;
+    void* params[] = {&po, &pi, &alpha, &n};
+    ASSERT_TCPU(tcpuLaunchKernel(scale, 4, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
+    for (int i = 0; i < 1000; ++i)
+      ASSERT_EQ(out[i], in[i] * 0.5f) << i;
+  }
+  { // n specialized to 1 (":1") is dropped from the launch, as Triton does.
+    const tcpuModule module =
+        load("scale.ll", JitOptions().set(TCPU_JIT_SIGNATURE, "*fp32, *fp32, fp32, i32:1, 8"));
+    const tcpuFunction scale = function(module, "scale");
+    unsigned count = 0;
+    ASSERT_TCPU(tcpuFuncGetParamCount(&count, scale));
+    EXPECT_EQ(count, 3u);
+    out.assign(1000, -1.0f);
+    alpha = 3.0f;
+    void* params[] = {&po, &pi, &alpha};
+    ASSERT_TCPU(tcpuLaunchKernel(scale, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
+    EXPECT_EQ(out[0], 0.0f);
+    EXPECT_EQ(out[1], -1.0f); // only one element exists
+  }
+}
+
+TEST_F(IrKernels, ModulesOfTheSameIrAreIndependent) {
+  const tcpuModule first = load("vector_add.ll");
+  const tcpuModule second = load("vector_add.ll");
+  EXPECT_NE(function(first, "add_kernel"), function(second, "add_kernel"));
+  ASSERT_TCPU(tcpuModuleUnload(first));
+  modules_.erase(modules_.begin());
+  std::vector<float> x(10, 1.0f), out(10, 0.0f);
+  float *px = x.data(), *po = out.data();
+  int32_t n = 10;
+  void* params[] = {&px, &px, &po, &n};
+  ASSERT_TCPU(tcpuLaunchKernel(function(second, "add_kernel"), 1, 1, 1, 1, 1, 1, 0, nullptr, params,
+                               nullptr));
+  EXPECT_EQ(out, std::vector<float>(10, 2.0f));
+}
+
+} // namespace
+} // namespace tcpu::test
