@@ -9,8 +9,11 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 
 #include "llvm_guard.hpp"
+#include "mask_versioning.hpp"
 #include "math_library.hpp"
 
 namespace tcpu::codegen {
@@ -90,6 +93,14 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const SleefIsa
   builder.registerFunctionAnalyses(functions);
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  // Right before vectorization, masked block loops get an unmasked twin
+  // (see mask_versioning.hpp), in the canonical loop form the vectorizer needs.
+  builder.registerVectorizerStartEPCallback(
+      [](llvm::FunctionPassManager& passes, llvm::OptimizationLevel) {
+        passes.addPass(llvm::LoopSimplifyPass());
+        passes.addPass(llvm::LCSSAPass());
+        passes.addPass(MaskVersioningPass());
+      });
   llvm::ModulePassManager pipeline =
       builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   pipeline.run(module, modules);
