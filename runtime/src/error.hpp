@@ -5,6 +5,7 @@
 
 #include <exception>
 #include <new>
+#include <system_error>
 
 #include "tcpu/status.hpp"
 
@@ -28,6 +29,8 @@ tcpuResult guarded(const char* api, Body&& body) noexcept {
     return body();
   } catch (const std::bad_alloc&) {
     return fail(TCPU_ERROR_OUT_OF_MEMORY, api, ": out of memory");
+  } catch (const std::system_error& e) { // e.g. no thread could be created
+    return fail(TCPU_ERROR_OPERATING_SYSTEM, api, ": ", e.what());
   } catch (const std::exception& e) {
     return fail(TCPU_ERROR_UNKNOWN, api, ": internal error: ", e.what());
   } catch (...) {

@@ -13,6 +13,9 @@ class Event {
 public:
   using Clock = std::chrono::steady_clock;
 
+  explicit Event(bool timed) : timed_(timed) {}
+  bool timed() const { return timed_; }
+
   // Starts a record; returns its number, to pass to complete() when reached.
   uint64_t beginRecord();
   void complete(uint64_t record);
@@ -25,6 +28,7 @@ public:
   Clock::time_point time() const;
 
 private:
+  const bool timed_;
   mutable std::mutex mutex_;
   mutable std::condition_variable completed_;
   uint64_t records_ = 0;       // records begun

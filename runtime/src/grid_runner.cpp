@@ -14,27 +14,39 @@ struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
 };
 
-// Each worker keeps one scratch buffer and reuses it across launches.
-void* workerScratch(uint32_t bytes) {
-  thread_local std::unique_ptr<void, FreeDeleter> buffer;
-  thread_local uint32_t capacity = 0;
-  if (bytes > capacity) {
-    const uint32_t rounded = (bytes + 63u) & ~63u;
-    buffer.reset(std::aligned_alloc(64, rounded));
-    capacity = buffer ? rounded : 0;
-  }
-  return buffer.get();
+using ScratchBuffer = std::unique_ptr<void, FreeDeleter>;
+
+ScratchBuffer allocateScratch(uint32_t bytes) {
+  return ScratchBuffer(std::aligned_alloc(64, (bytes + 63u) & ~63u));
 }
 
 // False when the scratch area could not be allocated (the range did not run).
 bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end) {
+  // Each worker keeps one scratch buffer and reuses it across launches. A
+  // launch made from inside a kernel (nested) must not replace the buffer
+  // its caller is using, so it gets one of its own.
+  thread_local ScratchBuffer reused;
+  thread_local uint32_t capacity = 0;
+  thread_local int depth = 0;
   tcpuLaunchFrame frame{{launch.grid[0], launch.grid[1], launch.grid[2]}, 0, nullptr, 0};
+  ScratchBuffer nested;
   if (launch.scratchBytes > 0) {
-    frame.scratch = workerScratch(launch.scratchBytes);
+    if (depth > 0) {
+      nested = allocateScratch(launch.scratchBytes);
+      frame.scratch = nested.get();
+    } else {
+      if (launch.scratchBytes > capacity) {
+        reused = allocateScratch(launch.scratchBytes);
+        capacity = reused ? launch.scratchBytes : 0;
+      }
+      frame.scratch = reused.get();
+    }
     if (!frame.scratch) return false;
     frame.scratchBytes = launch.scratchBytes;
   }
+  ++depth;
   launch.entry(launch.params, begin, end, &frame);
+  --depth;
   return true;
 }
 
@@ -89,13 +101,20 @@ Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
   // each) that OpenMP deals out by the schedule.
   const uint64_t chunk = std::max<uint64_t>(settings.chunk, 1);
   const uint64_t parts = (programs - 1) / chunk + 1;
+  // schedule(runtime) reads the calling thread's OpenMP setting: set it for
+  // this region and put the caller's back afterwards.
+  omp_sched_t callerKind;
+  int callerChunk = 0;
+  omp_get_schedule(&callerKind, &callerChunk);
   omp_set_schedule(toOpenMP(settings.schedule), 1);
 #pragma omp parallel for num_threads(threads) schedule(runtime)
   for (uint64_t part = 0; part < parts; ++part) {
     const uint64_t begin = part * chunk;
-    if (!runRange(launch, begin, std::min(programs, begin + chunk)))
+    // min() on the remaining count: begin + chunk may wrap near 2^64.
+    if (!runRange(launch, begin, begin + std::min(chunk, programs - begin)))
       failed.store(true, std::memory_order_relaxed);
   }
+  omp_set_schedule(callerKind, callerChunk);
   return failed.load() ? scratchFailure(launch) : Status();
 }
 

@@ -2,6 +2,7 @@
 // stream) or queues it on a stream with a private copy of the arguments.
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "error.hpp"
@@ -92,11 +93,23 @@ Expected<void* const*> resolveParams(const Function& function, void** kernelPara
   return static_cast<void* const*>(kernelParams);
 }
 
+// Whether every value sits at its parameter's alignment (the entry reads them
+// through typed pointers; CUDA accepts any address, so misaligned ones are copied).
+bool valuesAligned(const tcpuKernelDesc& desc, void* const* values) {
+  for (uint32_t i = 0; i < desc.numParams; ++i)
+    if (reinterpret_cast<uintptr_t>(values[i]) % desc.params[i].align != 0) return false;
+  return true;
+}
+
+// The hooks as they are at launch time (a queued launch keeps them).
+LaunchHooks hooksNow() {
+  const Settings& settings = runtime().settings;
+  return settings.hasHooks() ? settings.hooks() : LaunchHooks{};
+}
+
 Status runWithHooks(const Function& function, const GridLaunch& grid,
-                    const LaunchSettings& settings, tcpuStream stream) {
-  const Settings& shared = runtime().settings;
-  if (!shared.hasHooks()) return runGrid(grid, settings);
-  const LaunchHooks hooks = shared.hooks();
+                    const LaunchSettings& settings, const LaunchHooks& hooks, tcpuStream stream) {
+  if (!hooks.enter && !hooks.exit) return runGrid(grid, settings);
   tcpuLaunchHookInfo info{function.name.c_str(),
                           {grid.grid[0], grid.grid[1], grid.grid[2]},
                           static_cast<int>(std::min<uint64_t>(settings.numThreads, grid.programs)),
@@ -163,14 +176,20 @@ extern "C" tcpuResult tcpuLaunchKernel(tcpuFunction f, unsigned int gridDimX, un
     const LaunchSettings settings = state.settings.launchSettings();
     if (!stream) {
       state.streams.waitForBlocking();
-      Status status = prefixed(*function, runWithHooks(*function, grid, settings, nullptr));
+      std::optional<ParamCopy> aligned;
+      if (!valuesAligned(*function->desc, *params)) {
+        aligned.emplace(*function->desc, *params);
+        grid.params = aligned->pointers();
+      }
+      Status status =
+          prefixed(*function, runWithHooks(*function, grid, settings, hooksNow(), nullptr));
       return status.ok() ? TCPU_SUCCESS : fail(status.code(), kApi, ": ", status.message());
     }
     // Queued: copy the argument values, since the caller may change them once we return.
     auto copy = std::make_shared<ParamCopy>(*function->desc, *params);
     grid.params = copy->pointers();
-    stream->enqueue([function, copy, grid, settings, hStream] {
-      return prefixed(*function, runWithHooks(*function, grid, settings, hStream));
+    stream->enqueue([function, copy, grid, settings, hooks = hooksNow(), hStream] {
+      return prefixed(*function, runWithHooks(*function, grid, settings, hooks, hStream));
     });
     return TCPU_SUCCESS;
   });

@@ -1,5 +1,6 @@
 // tcpuMem* entry points: 64-byte aligned host memory with known extents.
 #include <cstring>
+#include <vector>
 
 #include "error.hpp"
 #include "runtime_state.hpp"
@@ -13,10 +14,11 @@ void* toPointer(tcpuDeviceptr address) {
   return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
 }
 
-// Checks the device-side range, then runs `copy` on the null stream or queues it.
-template <class Copy>
+// Checks the arguments, then runs `copy` now (null stream) or queues the work
+// `queued()` makes (called only once the checks passed).
+template <class Copy, class MakeQueued>
 tcpuResult transfer(const char* api, tcpuStream stream, std::initializer_list<Status> checks,
-                    Copy copy) {
+                    Copy copy, MakeQueued queued) {
   for (const Status& check : checks)
     if (!check.ok()) return fail(check.code(), api, ": ", check.message());
   RuntimeState& state = runtime();
@@ -29,11 +31,17 @@ tcpuResult transfer(const char* api, tcpuStream stream, std::initializer_list<St
   if (!queue)
     return fail(TCPU_ERROR_INVALID_HANDLE, api, ": hStream=", static_cast<const void*>(stream),
                 " is not a live stream");
-  queue->enqueue([copy] {
-    copy();
+  queue->enqueue([work = queued()] {
+    work();
     return Status();
   });
   return TCPU_SUCCESS;
+}
+
+// Null-stream-only operations queue nothing.
+template <class Copy>
+tcpuResult transfer(const char* api, std::initializer_list<Status> checks, Copy copy) {
+  return transfer(api, nullptr, checks, copy, [copy] { return copy; });
 }
 
 Status hostPointer(const void* pointer, const char* what, size_t bytes) {
@@ -77,26 +85,36 @@ tcpuResult tcpuMemcpyDtoH(void* dstHost, tcpuDeviceptr srcDevice, size_t byteCou
 tcpuResult tcpuMemcpyHtoDAsync(tcpuDeviceptr dstDevice, const void* srcHost, size_t byteCount,
                                tcpuStream hStream) {
   return initializedApi("tcpuMemcpyHtoD", [&] {
-    return transfer("tcpuMemcpyHtoD", hStream,
-                    {hostPointer(srcHost, "srcHost", byteCount),
-                     runtime().memory.checkRange(dstDevice, byteCount, "dstDevice")},
-                    [=] { std::memcpy(toPointer(dstDevice), srcHost, byteCount); });
+    return transfer(
+        "tcpuMemcpyHtoD", hStream,
+        {hostPointer(srcHost, "srcHost", byteCount),
+         runtime().memory.checkRange(dstDevice, byteCount, "dstDevice")},
+        // memmove: "device" memory is host memory and may overlap the source.
+        [=] { std::memmove(toPointer(dstDevice), srcHost, byteCount); },
+        [=] { // staged now: the caller may reuse srcHost once this returns
+          const auto* bytes = static_cast<const std::byte*>(srcHost);
+          return [dstDevice, staged = std::vector<std::byte>(bytes, bytes + byteCount)] {
+            std::memmove(toPointer(dstDevice), staged.data(), staged.size());
+          };
+        });
   });
 }
 
 tcpuResult tcpuMemcpyDtoHAsync(void* dstHost, tcpuDeviceptr srcDevice, size_t byteCount,
                                tcpuStream hStream) {
   return initializedApi("tcpuMemcpyDtoH", [&] {
-    return transfer("tcpuMemcpyDtoH", hStream,
-                    {hostPointer(dstHost, "dstHost", byteCount),
-                     runtime().memory.checkRange(srcDevice, byteCount, "srcDevice")},
-                    [=] { std::memcpy(dstHost, toPointer(srcDevice), byteCount); });
+    return transfer(
+        "tcpuMemcpyDtoH", hStream,
+        {hostPointer(dstHost, "dstHost", byteCount),
+         runtime().memory.checkRange(srcDevice, byteCount, "srcDevice")},
+        [=] { std::memmove(dstHost, toPointer(srcDevice), byteCount); },
+        [=] { return [=] { std::memmove(dstHost, toPointer(srcDevice), byteCount); }; });
   });
 }
 
 tcpuResult tcpuMemcpyDtoD(tcpuDeviceptr dstDevice, tcpuDeviceptr srcDevice, size_t byteCount) {
   return initializedApi("tcpuMemcpyDtoD", [&] {
-    return transfer("tcpuMemcpyDtoD", nullptr,
+    return transfer("tcpuMemcpyDtoD",
                     {runtime().memory.checkRange(dstDevice, byteCount, "dstDevice"),
                      runtime().memory.checkRange(srcDevice, byteCount, "srcDevice")},
                     [=] { std::memmove(toPointer(dstDevice), toPointer(srcDevice), byteCount); });
@@ -105,8 +123,7 @@ tcpuResult tcpuMemcpyDtoD(tcpuDeviceptr dstDevice, tcpuDeviceptr srcDevice, size
 
 tcpuResult tcpuMemsetD8(tcpuDeviceptr dstDevice, unsigned char uc, size_t n) {
   return initializedApi("tcpuMemsetD8", [&] {
-    return transfer("tcpuMemsetD8", nullptr,
-                    {runtime().memory.checkRange(dstDevice, n, "dstDevice")},
+    return transfer("tcpuMemsetD8", {runtime().memory.checkRange(dstDevice, n, "dstDevice")},
                     [=] { std::memset(toPointer(dstDevice), uc, n); });
   });
 }
@@ -118,8 +135,8 @@ tcpuResult tcpuMemsetD32(tcpuDeviceptr dstDevice, unsigned int ui, size_t n) {
                   " is not 4-byte aligned");
     if (n > SIZE_MAX / 4)
       return fail(TCPU_ERROR_INVALID_VALUE, "tcpuMemsetD32: n=", n, " overflows the byte count");
-    return transfer("tcpuMemsetD32", nullptr,
-                    {runtime().memory.checkRange(dstDevice, n * 4, "dstDevice")}, [=] {
+    return transfer("tcpuMemsetD32", {runtime().memory.checkRange(dstDevice, n * 4, "dstDevice")},
+                    [=] {
                       auto* words = static_cast<uint32_t*>(toPointer(dstDevice));
                       for (size_t i = 0; i < n; ++i)
                         words[i] = ui;

@@ -27,7 +27,7 @@ ParamCopy::ParamCopy(const tcpuKernelDesc& desc, void* const* values) {
   pointers_.resize(desc.numParams);
   for (uint32_t i = 0; i < desc.numParams; ++i) {
     pointers_[i] = base + layout.offsets[i];
-    std::memcpy(pointers_[i], values[i], desc.params[i].size);
+    std::memcpy(pointers_[i], values[i], desc.params[i].size); // any source alignment
   }
 }
 

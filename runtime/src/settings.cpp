@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace tcpu::detail {
@@ -54,6 +55,8 @@ Expected<std::pair<tcpuSchedule, uint32_t>> parseSchedule(const std::string& tex
 }
 
 Status Settings::loadEnvironment() {
+  // Everything is parsed before anything changes: a bad variable leaves the
+  // settings as they were.
   int threads = omp_get_num_procs();
   for (const char* variable : {"TCPU_NUM_THREADS", "OMP_NUM_THREADS"}) {
     const char* value = std::getenv(variable);
@@ -66,13 +69,16 @@ Status Settings::loadEnvironment() {
     threads = static_cast<int>(*parsed);
     break;
   }
-  defaultThreads_.store(threads, std::memory_order_relaxed);
-
+  std::optional<std::pair<tcpuSchedule, uint32_t>> schedule;
   if (const char* value = std::getenv("TCPU_SCHEDULE")) {
     auto parsed = parseSchedule(value);
     if (!parsed) return parsed.status();
-    setSchedule(parsed->first, parsed->second);
+    schedule = *parsed;
   }
+  defaultThreads_.store(threads, std::memory_order_relaxed);
+  // A schedule set through the API wins over the environment, as the thread count does.
+  if (schedule && !explicitSchedule_.load(std::memory_order_relaxed))
+    schedule_.store(packSchedule(schedule->first, schedule->second), std::memory_order_relaxed);
   return {};
 }
 
@@ -91,6 +97,7 @@ void Settings::setNumThreads(int numThreads) {
 }
 
 void Settings::setSchedule(tcpuSchedule schedule, uint32_t chunk) {
+  explicitSchedule_.store(true, std::memory_order_relaxed);
   schedule_.store(packSchedule(schedule, chunk), std::memory_order_relaxed);
 }
 

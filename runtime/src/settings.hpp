@@ -47,6 +47,8 @@ private:
   std::atomic<int> defaultThreads_{1};
   std::atomic<int> explicitThreads_{0}; // set by tcpuSetNumThreads; 0 = use the default
   std::atomic<uint64_t> schedule_{packSchedule(TCPU_SCHEDULE_STATIC, 0)};
+  std::atomic<bool> explicitSchedule_{
+      false}; // set by tcpuSetSchedule: the environment no longer applies
   mutable std::mutex hooksMutex_;
   LaunchHooks hooks_;
   std::atomic<bool> hasHooks_{false};

@@ -93,10 +93,10 @@ Expected<std::unique_ptr<LoadedModule>> SharedObjectLoader::load(const ModuleSou
     return Status(TCPU_ERROR_INVALID_VALUE,
                   concat("a precompiled shared object takes no JIT options (got ",
                          source.options.size(), ")"));
-  if (source.path.empty()) return openSharedImage(source.bytes);
-  // An absolute path, so that dlopen never searches the library path instead.
-  std::error_code ignored;
-  return openShared(std::filesystem::absolute(source.path, ignored).string());
+  // Always from a private copy of the bytes already read: dlopen of the same
+  // path twice would return the first (possibly since replaced) library, and
+  // modules would share their static data; CUDA's modules are independent.
+  return openSharedImage(source.bytes);
 }
 
 } // namespace tcpu::detail

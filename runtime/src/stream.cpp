@@ -1,71 +1,84 @@
 #include "stream.hpp"
 
+#include <exception>
+
 namespace tcpu::detail {
 namespace {
-thread_local const Stream* currentStream = nullptr;
+// The queue whose worker is the calling thread, or nullptr.
+thread_local const void* currentQueue = nullptr;
 } // namespace
 
 Stream::Stream(unsigned int flags, std::atomic<int64_t>& blockingWork)
-    : blocking_((flags & TCPU_STREAM_NON_BLOCKING) == 0), blockingWork_(blockingWork),
-      worker_([this] { workerLoop(); }) {}
+    : queue_(std::make_shared<Queue>((flags & TCPU_STREAM_NON_BLOCKING) == 0, blockingWork)),
+      worker_([queue = queue_] { workerLoop(queue); }) {}
 
 Stream::~Stream() {
   {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
+    std::lock_guard lock(queue_->mutex);
+    queue_->stopping = true;
   }
-  workReady_.notify_one();
-  worker_.join();
+  queue_->workReady.notify_one();
+  if (isCurrentThreadWorker())
+    worker_.detach(); // it finishes its loop on its own
+  else
+    worker_.join();
 }
 
-const Stream* Stream::current() {
-  return currentStream;
+bool Stream::isCurrentThreadWorker() const {
+  return currentQueue == queue_.get();
 }
 
 void Stream::enqueue(Work work) {
-  if (blocking_) blockingWork_.fetch_add(1, std::memory_order_acq_rel);
   {
-    std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(work));
+    std::lock_guard lock(queue_->mutex);
+    queue_->work.push_back(std::move(work));
   }
-  workReady_.notify_one();
+  if (queue_->blocking) queue_->blockingWork.fetch_add(1, std::memory_order_acq_rel);
+  queue_->workReady.notify_one();
 }
 
-void Stream::workerLoop() {
-  currentStream = this;
-  std::unique_lock lock(mutex_);
+void Stream::workerLoop(const std::shared_ptr<Queue>& queue) {
+  currentQueue = queue.get();
+  std::unique_lock lock(queue->mutex);
   for (;;) {
-    workReady_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-    if (queue_.empty()) return; // stopping, and all work done
-    Work work = std::move(queue_.front());
-    queue_.pop_front();
-    busy_ = true;
+    queue->workReady.wait(lock, [&] { return queue->stopping || !queue->work.empty(); });
+    if (queue->work.empty()) return; // stopping, and all work done
+    Work work = std::move(queue->work.front());
+    queue->work.pop_front();
+    queue->busy = true;
     lock.unlock();
-    Status status = work();
+    Status status;
+    try {
+      status = work();
+    } catch (const std::exception& e) { // nothing may escape a worker thread
+      status = Status(TCPU_ERROR_UNKNOWN, concat("queued work threw: ", e.what()));
+    } catch (...) {
+      status = Status(TCPU_ERROR_UNKNOWN, "queued work threw");
+    }
     work = nullptr; // release what the work held (functions, events) outside the lock
     lock.lock();
-    if (!status.ok() && firstError_.ok()) firstError_ = std::move(status);
-    busy_ = false;
-    if (blocking_) blockingWork_.fetch_sub(1, std::memory_order_acq_rel);
-    if (queue_.empty()) drained_.notify_all();
+    if (!status.ok() && queue->firstError.ok()) queue->firstError = std::move(status);
+    queue->busy = false;
+    if (queue->blocking) queue->blockingWork.fetch_sub(1, std::memory_order_acq_rel);
+    if (queue->work.empty()) queue->drained.notify_all();
   }
 }
 
 void Stream::waitIdle() {
-  if (currentStream == this) return; // work on this stream waiting for itself would never end
-  std::unique_lock lock(mutex_);
-  drained_.wait(lock, [&] { return queue_.empty() && !busy_; });
+  if (isCurrentThreadWorker()) return; // work on this stream waiting for itself would never end
+  std::unique_lock lock(queue_->mutex);
+  queue_->drained.wait(lock, [&] { return queue_->work.empty() && !queue_->busy; });
 }
 
 Status Stream::synchronize() {
   waitIdle();
-  std::lock_guard lock(mutex_);
-  return std::exchange(firstError_, Status());
+  std::lock_guard lock(queue_->mutex);
+  return std::exchange(queue_->firstError, Status());
 }
 
 bool Stream::idle() const {
-  std::lock_guard lock(mutex_);
-  return queue_.empty() && !busy_;
+  std::lock_guard lock(queue_->mutex);
+  return queue_->work.empty() && !queue_->busy;
 }
 
 tcpuStream StreamSet::create(unsigned int flags) {

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -21,7 +22,9 @@ public:
   // `blockingWork` counts queued work of all blocking streams, so that the
   // null stream can skip waiting when there is none.
   Stream(unsigned int flags, std::atomic<int64_t>& blockingWork);
-  ~Stream(); // finishes the queued work, then joins the worker
+  // Finishes the queued work, then ends the worker. Safe on any thread,
+  // the worker's own included (it then detaches and ends by itself).
+  ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
 
@@ -31,24 +34,29 @@ public:
   // Waits for all queued work; leaves any error for synchronize().
   void waitIdle();
   bool idle() const;
-  bool blocking() const { return blocking_; }
-
-  // The stream whose worker is the calling thread, or nullptr.
-  static const Stream* current();
+  bool blocking() const { return queue_->blocking; }
+  // Whether the calling thread is this stream's worker (waiting would never end).
+  bool isCurrentThreadWorker() const;
 
 private:
-  void workerLoop();
+  // Shared with the worker thread, so the worker may outlive the Stream.
+  struct Queue {
+    Queue(bool isBlocking, std::atomic<int64_t>& counter)
+        : blocking(isBlocking), blockingWork(counter) {}
+    const bool blocking;
+    std::atomic<int64_t>& blockingWork;
+    mutable std::mutex mutex;
+    std::condition_variable workReady;
+    std::condition_variable drained;
+    std::deque<Work> work;
+    bool busy = false;
+    bool stopping = false;
+    Status firstError;
+  };
+  static void workerLoop(const std::shared_ptr<Queue>& queue);
 
-  const bool blocking_;
-  std::atomic<int64_t>& blockingWork_;
-  mutable std::mutex mutex_;
-  std::condition_variable workReady_;
-  std::condition_variable drained_;
-  std::deque<Work> queue_;
-  bool busy_ = false;
-  bool stopping_ = false;
-  Status firstError_;
-  std::thread worker_; // last: started once everything above exists
+  std::shared_ptr<Queue> queue_;
+  std::thread worker_;
 };
 
 // The created streams, and the null stream's implicit wait on blocking ones.

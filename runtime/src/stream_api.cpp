@@ -36,8 +36,12 @@ tcpuResult tcpuStreamCreate(tcpuStream* stream, unsigned int flags) {
 
 tcpuResult tcpuStreamDestroy(tcpuStream stream) {
   return initializedApi("tcpuStreamDestroy", [&] {
-    std::shared_ptr<Stream> object = runtime().streams.remove(stream);
+    std::shared_ptr<Stream> object = runtime().streams.find(stream);
     if (!object) return invalidStream("tcpuStreamDestroy", stream);
+    if (object->isCurrentThreadWorker())
+      return fail(TCPU_ERROR_NOT_PERMITTED,
+                  "tcpuStreamDestroy: called from work running on that same stream");
+    if (!runtime().streams.remove(stream)) return invalidStream("tcpuStreamDestroy", stream);
     object->waitIdle();
     return TCPU_SUCCESS;
   });
@@ -51,6 +55,9 @@ tcpuResult tcpuStreamSynchronize(tcpuStream stream) {
     }
     std::shared_ptr<Stream> object = runtime().streams.find(stream);
     if (!object) return invalidStream("tcpuStreamSynchronize", stream);
+    if (object->isCurrentThreadWorker())
+      return fail(TCPU_ERROR_NOT_PERMITTED,
+                  "tcpuStreamSynchronize: called from work running on that same stream");
     Status status = object->synchronize();
     return status.ok() ? TCPU_SUCCESS
                        : fail(status.code(),
@@ -63,16 +70,20 @@ tcpuResult tcpuStreamQuery(tcpuStream stream) {
     if (!stream) return TCPU_SUCCESS; // the null stream is synchronous
     std::shared_ptr<Stream> object = runtime().streams.find(stream);
     if (!object) return invalidStream("tcpuStreamQuery", stream);
-    return object->idle() ? TCPU_SUCCESS : TCPU_ERROR_NOT_READY;
+    return object->idle() ? TCPU_SUCCESS
+                          : fail(TCPU_ERROR_NOT_READY, "tcpuStreamQuery: work is still queued");
   });
 }
 
 tcpuResult tcpuEventCreate(tcpuEvent* event, unsigned int flags) {
   return initializedApi("tcpuEventCreate", [&] {
     if (!event) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuEventCreate: event is NULL");
-    if (flags != TCPU_EVENT_DEFAULT)
-      return fail(TCPU_ERROR_INVALID_VALUE, "tcpuEventCreate: flags=", flags, " must be 0");
-    *event = runtime().events.insert(std::make_shared<Event>());
+    constexpr unsigned int known = TCPU_EVENT_BLOCKING_SYNC | TCPU_EVENT_DISABLE_TIMING;
+    if (flags & ~known)
+      return fail(TCPU_ERROR_INVALID_VALUE, "tcpuEventCreate: flags=", flags,
+                  " (defined: TCPU_EVENT_BLOCKING_SYNC 1, TCPU_EVENT_DISABLE_TIMING 2)");
+    *event =
+        runtime().events.insert(std::make_shared<Event>((flags & TCPU_EVENT_DISABLE_TIMING) == 0));
     return TCPU_SUCCESS;
   });
 }
@@ -102,7 +113,8 @@ tcpuResult tcpuEventQuery(tcpuEvent event) {
   return initializedApi("tcpuEventQuery", [&] {
     std::shared_ptr<Event> object = runtime().events.find(event);
     if (!object) return invalidEvent("tcpuEventQuery", "event", event);
-    return object->reached() ? TCPU_SUCCESS : TCPU_ERROR_NOT_READY;
+    return object->reached() ? TCPU_SUCCESS
+                             : fail(TCPU_ERROR_NOT_READY, "tcpuEventQuery: the record is pending");
   });
 }
 
@@ -123,6 +135,9 @@ tcpuResult tcpuEventElapsedTime(float* milliseconds, tcpuEvent start, tcpuEvent 
     if (!first) return invalidEvent(kApi, "start", start);
     std::shared_ptr<Event> last = runtime().events.find(end);
     if (!last) return invalidEvent(kApi, "end", end);
+    if (!first->timed() || !last->timed())
+      return fail(TCPU_ERROR_INVALID_HANDLE, kApi, ": ", first->timed() ? "end" : "start",
+                  " event was created with TCPU_EVENT_DISABLE_TIMING");
     if (!first->everRecorded() || !last->everRecorded())
       return fail(TCPU_ERROR_INVALID_HANDLE, kApi, ": ", first->everRecorded() ? "end" : "start",
                   " event was never recorded");

@@ -1,6 +1,9 @@
 // Every program of a grid runs exactly once and sees its own ids, for every
 // thread count and schedule.
+#include <omp.h>
+
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <tuple>
 #include <vector>
@@ -151,6 +154,43 @@ TEST_F(GridLaunch, BlockDimensionsAreAcceptedAndIgnored) {
   ASSERT_TCPU(tcpuLaunchKernel(function("count_programs"), 6, 1, 1, 128, 1, 1, 0, nullptr, params,
                                nullptr));
   EXPECT_EQ(std::count(hits.begin(), hits.end(), 1u), 6);
+}
+
+TEST_F(GridLaunch, CallersOpenMpScheduleIsLeftAlone) {
+  omp_set_schedule(omp_sched_static, 3);
+  ASSERT_TCPU(tcpuSetNumThreads(2));
+  ASSERT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_DYNAMIC, 2));
+  ASSERT_TCPU(
+      tcpuLaunchKernel(function("empty"), 100, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr));
+  omp_sched_t kind;
+  int chunk = 0;
+  omp_get_schedule(&kind, &chunk);
+  EXPECT_EQ(kind, omp_sched_static);
+  EXPECT_EQ(chunk, 3);
+}
+
+TEST_F(GridLaunch, MisalignedParameterValuesArriveIntact) {
+  // A 16-byte-aligned parameter whose value sits at an address that is not:
+  // CUDA accepts any address, so must we (the entry reads through typed pointers).
+  alignas(16) unsigned char storage[64] = {};
+  const float lanes[4] = {1.5f, 2.5f, 3.0f, 4.0f};
+  std::memcpy(storage + 4, lanes, sizeof lanes);
+  float result = 0;
+  float* resultPtr = &result;
+  void* params[] = {&resultPtr, storage + 4};
+  ASSERT_TCPU(
+      tcpuLaunchKernel(function("sum_vec4"), 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
+  EXPECT_EQ(result, 11.0f);
+  // The packed-buffer form, at an offset that breaks the 16-byte alignment.
+  alignas(16) unsigned char packed[64] = {};
+  std::memcpy(packed + 8, &resultPtr, sizeof resultPtr);
+  std::memcpy(packed + 8 + 16, lanes, sizeof lanes); // Vec4 at offset 16 of the buffer
+  size_t size = 32;
+  void* extra[] = {TCPU_LAUNCH_PARAM_BUFFER_POINTER, packed + 8, TCPU_LAUNCH_PARAM_BUFFER_SIZE,
+                   &size, TCPU_LAUNCH_PARAM_END};
+  result = 0;
+  ASSERT_TCPU(tcpuLaunchKernel(function("sum_vec4"), 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, extra));
+  EXPECT_EQ(result, 11.0f);
 }
 
 TEST_F(GridLaunch, VectorAddComputesTheSum) {

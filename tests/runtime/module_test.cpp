@@ -1,5 +1,8 @@
 // Loading kernel modules from files and memory; functions and their parameters.
+#include <unistd.h>
+
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -122,6 +125,26 @@ TEST_F(Modules, LoadFromMemoryImage) {
   ASSERT_TCPU(tcpuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
   EXPECT_EQ(out, std::vector<float>(10, 3.0f));
   ASSERT_TCPU(tcpuModuleUnload(fromMemory));
+}
+
+TEST_F(Modules, LoadingAPathAgainReadsTheFileAgain) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("tcpu-reload-" + std::to_string(::getpid()) + ".so");
+  std::filesystem::copy_file(TCPU_TEST_KERNELS_PATH, path,
+                             std::filesystem::copy_options::overwrite_existing);
+  tcpuModule first, second;
+  ASSERT_TCPU(tcpuModuleLoad(&first, path.c_str()));
+  // Replaced on disk (a new inode, as a rebuild does) while the first stays loaded.
+  std::filesystem::remove(path);
+  std::filesystem::copy_file(TCPU_TEST_ALT_KERNELS_PATH, path);
+  ASSERT_TCPU(tcpuModuleLoad(&second, path.c_str()));
+  tcpuFunction f;
+  EXPECT_TCPU(tcpuModuleGetFunction(&f, second, "alt_only"));
+  EXPECT_EQ(tcpuModuleGetFunction(&f, second, "empty"), TCPU_ERROR_NOT_FOUND);
+  EXPECT_TCPU(tcpuModuleGetFunction(&f, first, "empty"));
+  ASSERT_TCPU(tcpuModuleUnload(first));
+  ASSERT_TCPU(tcpuModuleUnload(second));
+  std::filesystem::remove(path);
 }
 
 TEST_F(Modules, SameFileLoadsAsIndependentModules) {

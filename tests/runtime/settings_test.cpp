@@ -8,52 +8,7 @@
 namespace tcpu::test {
 namespace {
 
-class LaunchSettings : public RuntimeTest {
-protected:
-  void TearDown() override {
-    unsetenv("TCPU_NUM_THREADS");
-    unsetenv("OMP_NUM_THREADS");
-    unsetenv("TCPU_SCHEDULE");
-    EXPECT_TCPU(tcpuInit(0));
-    RuntimeTest::TearDown();
-  }
-};
-
-TEST_F(LaunchSettings, ThreadCountComesFromApiThenTcpuThenOmpThenCores) {
-  int cores = 0, threads = 0;
-  ASSERT_TCPU(tcpuDeviceGetAttribute(&cores, TCPU_DEVICE_ATTRIBUTE_NUM_CORES, 0));
-  unsetenv("TCPU_NUM_THREADS");
-  unsetenv("OMP_NUM_THREADS");
-  ASSERT_TCPU(tcpuInit(0));
-  ASSERT_TCPU(tcpuGetNumThreads(&threads));
-  EXPECT_EQ(threads, cores);
-  setenv("OMP_NUM_THREADS", "5,2", 1);
-  ASSERT_TCPU(tcpuInit(0));
-  ASSERT_TCPU(tcpuGetNumThreads(&threads));
-  EXPECT_EQ(threads, 5);
-  setenv("TCPU_NUM_THREADS", "3", 1);
-  ASSERT_TCPU(tcpuInit(0));
-  ASSERT_TCPU(tcpuGetNumThreads(&threads));
-  EXPECT_EQ(threads, 3);
-  ASSERT_TCPU(tcpuSetNumThreads(7));
-  ASSERT_TCPU(tcpuGetNumThreads(&threads));
-  EXPECT_EQ(threads, 7);
-  ASSERT_TCPU(tcpuDeviceGetAttribute(&threads, TCPU_DEVICE_ATTRIBUTE_NUM_THREADS, 0));
-  EXPECT_EQ(threads, 7);
-  ASSERT_TCPU(tcpuSetNumThreads(0)); // back to the environment's choice
-  ASSERT_TCPU(tcpuGetNumThreads(&threads));
-  EXPECT_EQ(threads, 3);
-}
-
-TEST_F(LaunchSettings, ScheduleFromEnvironment) {
-  setenv("TCPU_SCHEDULE", "guided,8", 1);
-  ASSERT_TCPU(tcpuInit(0));
-  tcpuSchedule schedule;
-  unsigned chunk;
-  ASSERT_TCPU(tcpuGetSchedule(&schedule, &chunk));
-  EXPECT_EQ(schedule, TCPU_SCHEDULE_GUIDED);
-  EXPECT_EQ(chunk, 8u);
-}
+class LaunchSettings : public RuntimeTest {};
 
 struct HookLog {
   std::vector<std::string> events;

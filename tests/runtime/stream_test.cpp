@@ -1,4 +1,5 @@
 // Streams run their work asynchronously and in order; events time it.
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -54,13 +55,29 @@ TEST_F(Streams, ManyHostThreadsKeepPerStreamOrder) {
   }
 }
 
+// Holds a stream busy until open() (or 10 s).
+class Gate {
+public:
+  explicit Gate(tcpuFunction waitGate) : waitGate_(waitGate) {}
+  tcpuResult launch(tcpuStream stream) {
+    return tcpuLaunchKernel(waitGate_, 1, 1, 1, 1, 1, 1, 0, stream, params_, nullptr);
+  }
+  void open() { std::atomic_ref<uint32_t>(flag_).store(1); }
+
+private:
+  tcpuFunction waitGate_;
+  uint32_t flag_ = 0;
+  uint32_t* flagPtr_ = &flag_;
+  void* params_[1] = {&flagPtr_};
+};
+
 TEST_F(Streams, QueryReportsPendingWorkAndSynchronizeWaits) {
   tcpuStream stream;
   ASSERT_TCPU(tcpuStreamCreate(&stream, 0));
-  uint32_t micros = 200000;
-  void* params[] = {&micros};
-  ASSERT_TCPU(tcpuLaunchKernel(function("spin"), 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr));
+  Gate gate(function("wait_gate"));
+  ASSERT_TCPU(gate.launch(stream));
   EXPECT_EQ(tcpuStreamQuery(stream), TCPU_ERROR_NOT_READY);
+  gate.open();
   ASSERT_TCPU(tcpuStreamSynchronize(stream));
   EXPECT_EQ(tcpuStreamQuery(stream), TCPU_SUCCESS);
   EXPECT_EQ(tcpuStreamQuery(nullptr), TCPU_SUCCESS);
@@ -167,18 +184,66 @@ TEST_F(Events, PendingRecordIsNotReady) {
   ASSERT_TCPU(tcpuEventCreate(&start, 0));
   ASSERT_TCPU(tcpuEventCreate(&stop, 0));
   ASSERT_TCPU(tcpuEventRecord(start, nullptr));
-  uint32_t micros = 300000;
-  void* params[] = {&micros};
-  ASSERT_TCPU(tcpuLaunchKernel(function("spin"), 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr));
+  Gate gate(function("wait_gate"));
+  ASSERT_TCPU(gate.launch(stream));
   ASSERT_TCPU(tcpuEventRecord(stop, stream));
   EXPECT_EQ(tcpuEventQuery(stop), TCPU_ERROR_NOT_READY);
   float ms = 0;
   EXPECT_TCPU_ERROR(tcpuEventElapsedTime(&ms, start, stop), TCPU_ERROR_NOT_READY, "end event");
+  gate.open();
   ASSERT_TCPU(tcpuStreamSynchronize(stream));
   EXPECT_TCPU(tcpuEventElapsedTime(&ms, start, stop));
-  EXPECT_GE(ms, 300.0f);
+  EXPECT_GE(ms, 0.0f);
   ASSERT_TCPU(tcpuEventDestroy(start));
   ASSERT_TCPU(tcpuEventDestroy(stop));
+  ASSERT_TCPU(tcpuStreamDestroy(stream));
+}
+
+// What a launch hook on a stream's worker does to that stream.
+struct HookCalls {
+  tcpuResult destroy = TCPU_SUCCESS;
+  tcpuResult synchronize = TCPU_SUCCESS;
+  std::atomic<int> enters{0};
+};
+
+void destroyOwnStream(const tcpuLaunchHookInfo* info, void* user) {
+  auto* calls = static_cast<HookCalls*>(user);
+  calls->enters++;
+  if (!info->stream) return;
+  calls->destroy = tcpuStreamDestroy(info->stream);
+  calls->synchronize = tcpuStreamSynchronize(info->stream);
+}
+
+TEST_F(Streams, WorkOnAStreamMayNotWaitForOrDestroyIt) {
+  HookCalls calls;
+  ASSERT_TCPU(tcpuSetLaunchHooks(destroyOwnStream, nullptr, &calls));
+  tcpuStream stream;
+  ASSERT_TCPU(tcpuStreamCreate(&stream, 0));
+  ASSERT_TCPU(tcpuLaunchKernel(function("empty"), 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
+  ASSERT_TCPU(tcpuStreamSynchronize(stream));
+  EXPECT_EQ(calls.destroy, TCPU_ERROR_NOT_PERMITTED);
+  EXPECT_EQ(calls.synchronize, TCPU_ERROR_NOT_PERMITTED);
+  ASSERT_TCPU(tcpuSetLaunchHooks(nullptr, nullptr, nullptr));
+  EXPECT_TCPU(tcpuLaunchKernel(function("empty"), 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
+  EXPECT_TCPU(tcpuStreamDestroy(stream)); // still whole
+}
+
+void countEnter(const tcpuLaunchHookInfo*, void* user) {
+  static_cast<HookCalls*>(user)->enters++;
+}
+
+TEST_F(Streams, QueuedLaunchKeepsTheHooksOfItsLaunchTime) {
+  HookCalls calls;
+  tcpuStream stream;
+  ASSERT_TCPU(tcpuStreamCreate(&stream, 0));
+  Gate gate(function("wait_gate"));
+  ASSERT_TCPU(gate.launch(stream));
+  ASSERT_TCPU(tcpuSetLaunchHooks(countEnter, nullptr, &calls));
+  ASSERT_TCPU(tcpuLaunchKernel(function("empty"), 1, 1, 1, 1, 1, 1, 0, stream, nullptr, nullptr));
+  ASSERT_TCPU(tcpuSetLaunchHooks(nullptr, nullptr, nullptr)); // before the launch runs
+  gate.open();
+  ASSERT_TCPU(tcpuStreamSynchronize(stream));
+  EXPECT_EQ(calls.enters.load(), 1);
   ASSERT_TCPU(tcpuStreamDestroy(stream));
 }
 
@@ -190,6 +255,21 @@ TEST_F(Events, NeverRecordedEventIsAnInvalidHandleForElapsedTime) {
   ASSERT_TCPU(tcpuEventRecord(a, nullptr));
   float ms;
   EXPECT_TCPU_ERROR(tcpuEventElapsedTime(&ms, a, b), TCPU_ERROR_INVALID_HANDLE, "never recorded");
+  ASSERT_TCPU(tcpuEventDestroy(a));
+  ASSERT_TCPU(tcpuEventDestroy(b));
+}
+
+TEST_F(Events, TimingCanBeDisabled) {
+  tcpuEvent a, b;
+  ASSERT_TCPU(tcpuEventCreate(&a, TCPU_EVENT_DISABLE_TIMING | TCPU_EVENT_BLOCKING_SYNC));
+  ASSERT_TCPU(tcpuEventCreate(&b, 0));
+  ASSERT_TCPU(tcpuEventRecord(a, nullptr));
+  ASSERT_TCPU(tcpuEventRecord(b, nullptr));
+  ASSERT_TCPU(tcpuEventSynchronize(a));
+  float ms;
+  EXPECT_TCPU_ERROR(tcpuEventElapsedTime(&ms, a, b), TCPU_ERROR_INVALID_HANDLE,
+                    "TCPU_EVENT_DISABLE_TIMING");
+  EXPECT_EQ(tcpuEventCreate(&a, 4), TCPU_ERROR_INVALID_VALUE);
   ASSERT_TCPU(tcpuEventDestroy(a));
   ASSERT_TCPU(tcpuEventDestroy(b));
 }

@@ -22,6 +22,11 @@
 
 #include "tcpu/kernel_abi.h"
 
+// Everything here stays private to the module that includes it: each module
+// has its own copy (g++ would otherwise make these "unique" symbols that keep
+// a module mapped after dlclose).
+#pragma GCC visibility push(hidden)
+
 namespace tcpu::abi {
 
 // Element and scalar types. Kernel-language types (fp16 wrappers, ...)
@@ -108,6 +113,7 @@ struct Trampoline<Kernel, std::index_sequence<I...>> {
 
   template <class... P>
   static void run(uint64_t begin, uint64_t end, const tcpuLaunchFrame* frame, P... p) {
+    const tcpuLaunchFrame* const outer = currentFrame; // a launch from inside a kernel nests
     currentFrame = frame;
     const uint32_t gx = frame->grid[0], gy = frame->grid[1], gz = frame->grid[2];
     // Decode the first program once; then step x fastest, no division per program.
@@ -125,7 +131,7 @@ struct Trampoline<Kernel, std::index_sequence<I...>> {
         }
       }
     }
-    currentFrame = nullptr;
+    currentFrame = outer;
   }
 };
 
@@ -167,6 +173,8 @@ inline uint64_t programScratchBytes() {
 }
 
 } // namespace tcpu::abi
+
+#pragma GCC visibility pop
 
 #define TCPU_KERNEL_EXPORT_ATTR __attribute__((visibility("default"), used))
 

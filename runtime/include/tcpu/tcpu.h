@@ -42,6 +42,7 @@ typedef enum tcpuResult {
   TCPU_ERROR_INVALID_HANDLE = 400,
   TCPU_ERROR_NOT_FOUND = 500,
   TCPU_ERROR_NOT_READY = 600,
+  TCPU_ERROR_NOT_PERMITTED = 800,
   TCPU_ERROR_LAUNCH_FAILED = 719,
   TCPU_ERROR_NOT_SUPPORTED = 801,
   TCPU_ERROR_UNKNOWN = 999,
@@ -112,7 +113,9 @@ typedef void (*tcpuLaunchHook)(const tcpuLaunchHookInfo* info, void* userData);
 
 /* Called on the thread that runs the grid, right before it starts and right
  * after it ends (as Triton's launch_enter_hook / launch_exit_hook). Either may
- * be NULL; passing both NULL removes the hooks. */
+ * be NULL; passing both NULL removes the hooks. A launch uses the hooks set
+ * when it was launched, so userData must stay valid until launches queued
+ * before a change have finished; hooks may run on several threads at once. */
 TCPU_API tcpuResult tcpuSetLaunchHooks(tcpuLaunchHook enter, tcpuLaunchHook exit, void* userData);
 
 /* ---- Modules and functions ------------------------------------------------ */
@@ -197,7 +200,10 @@ typedef enum tcpuStreamFlags {
 /* Work on a created stream runs asynchronously, in order, on a worker of its
  * own. NULL is the null stream: synchronous, and (as CUDA's legacy default
  * stream) it first waits for all work on streams created without
- * TCPU_STREAM_NON_BLOCKING. */
+ * TCPU_STREAM_NON_BLOCKING.
+ * Work running on a stream (a launch hook, a kernel) must not wait for or
+ * destroy that stream: such calls return TCPU_ERROR_NOT_PERMITTED, as CUDA's
+ * do inside stream callbacks. */
 TCPU_API tcpuResult tcpuStreamCreate(tcpuStream* stream, unsigned int flags);
 /* Waits for the stream's work to finish, then destroys it. */
 TCPU_API tcpuResult tcpuStreamDestroy(tcpuStream stream);
@@ -207,7 +213,11 @@ TCPU_API tcpuResult tcpuStreamSynchronize(tcpuStream stream);
 /* TCPU_SUCCESS if all its work is done, TCPU_ERROR_NOT_READY if not. */
 TCPU_API tcpuResult tcpuStreamQuery(tcpuStream stream);
 
-typedef enum tcpuEventFlags { TCPU_EVENT_DEFAULT = 0 } tcpuEventFlags;
+typedef enum tcpuEventFlags {
+  TCPU_EVENT_DEFAULT = 0,
+  TCPU_EVENT_BLOCKING_SYNC = 1, /* accepted; waiting always blocks on the CPU */
+  TCPU_EVENT_DISABLE_TIMING = 2 /* tcpuEventElapsedTime on it is TCPU_ERROR_INVALID_HANDLE */
+} tcpuEventFlags;
 
 TCPU_API tcpuResult tcpuEventCreate(tcpuEvent* event, unsigned int flags);
 TCPU_API tcpuResult tcpuEventRecord(tcpuEvent event, tcpuStream stream);
@@ -265,6 +275,8 @@ TCPU_API tcpuResult tcpuMemcpyHtoD(tcpuDeviceptr dstDevice, const void* srcHost,
 TCPU_API tcpuResult tcpuMemcpyDtoH(void* dstHost, tcpuDeviceptr srcDevice, size_t byteCount);
 TCPU_API tcpuResult tcpuMemcpyDtoD(tcpuDeviceptr dstDevice, tcpuDeviceptr srcDevice,
                                    size_t byteCount);
+/* HtoDAsync reads srcHost before it returns (as CUDA does for pageable memory);
+ * DtoHAsync writes dstHost when the stream reaches it. */
 TCPU_API tcpuResult tcpuMemcpyHtoDAsync(tcpuDeviceptr dstDevice, const void* srcHost,
                                         size_t byteCount, tcpuStream hStream);
 TCPU_API tcpuResult tcpuMemcpyDtoHAsync(void* dstHost, tcpuDeviceptr srcDevice, size_t byteCount,

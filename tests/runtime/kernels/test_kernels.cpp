@@ -113,3 +113,23 @@ TCPU_EXPORT_KERNEL_AS(vector_add_1024, vector_add<1024>)
 // A descriptor from a future, incompatible ABI: the runtime must refuse it.
 extern "C" TCPU_KERNEL_EXPORT_ATTR const tcpuKernelDesc tcpu_kernel_desc_future_abi = {
     99, 0, "future_abi", nullptr, nullptr};
+
+// Waits until *gate is non-zero (at most 10 s, so a broken test cannot hang):
+// lets tests hold a stream busy for exactly as long as they need.
+void wait_gate(const uint32_t* gate, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t) {
+  const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::atomic_ref<const uint32_t>(*gate).load() == 0 &&
+         std::chrono::steady_clock::now() < limit) {
+  }
+}
+TCPU_EXPORT_KERNEL(wait_gate)
+
+// A parameter that needs 16-byte alignment: launches must deliver it aligned
+// whatever the address the caller's value sits at.
+struct alignas(16) Vec4 {
+  float lanes[4];
+};
+void sum_vec4(float* out, Vec4 value, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t) {
+  *out = value.lanes[0] + value.lanes[1] + value.lanes[2] + value.lanes[3];
+}
+TCPU_EXPORT_KERNEL(sum_vec4)
