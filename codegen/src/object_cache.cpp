@@ -13,6 +13,7 @@
 #include <llvm/Support/SHA256.h>
 #include <llvm/Support/xxhash.h>
 
+#include "codegen_build_id.h"
 #include "debug_log.hpp"
 
 namespace tcpu::codegen {
@@ -100,6 +101,7 @@ std::string cacheKey(std::span<const std::byte> ir, const CompileOptions& option
   };
   field("tcpu-object-cache-v1");
   field(concat(TCPU_VERSION_MAJOR, ".", TCPU_VERSION_MINOR, ".", TCPU_VERSION_PATCH));
+  field(TCPU_CODEGEN_BUILD_ID);
   field(LLVM_VERSION_STRING);
   field(target.triple);
   field(target.cpu);

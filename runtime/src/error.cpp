@@ -39,6 +39,20 @@ const ResultText* findResult(tcpuResult code) {
   return nullptr;
 }
 
+// tcpuGetErrorName and tcpuGetErrorString: one field of the code's entry.
+tcpuResult describeResult(const char* api, tcpuResult error, const char** pStr,
+                          const char* ResultText::* field) {
+  if (!pStr) return fail(TCPU_ERROR_INVALID_VALUE, api, ": pStr is NULL");
+  const ResultText* entry = findResult(error);
+  if (!entry) {
+    *pStr = nullptr;
+    return fail(TCPU_ERROR_INVALID_VALUE, api, ": ", static_cast<int>(error),
+                " is not a tcpuResult");
+  }
+  *pStr = entry->*field;
+  return TCPU_SUCCESS;
+}
+
 } // namespace
 
 tcpuResult report(const Status& status) {
@@ -53,27 +67,11 @@ using namespace tcpu::detail;
 extern "C" {
 
 tcpuResult tcpuGetErrorName(tcpuResult error, const char** pStr) {
-  if (!pStr) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuGetErrorName: pStr is NULL");
-  const ResultText* entry = findResult(error);
-  if (!entry) {
-    *pStr = nullptr;
-    return fail(TCPU_ERROR_INVALID_VALUE, "tcpuGetErrorName: ", static_cast<int>(error),
-                " is not a tcpuResult");
-  }
-  *pStr = entry->name;
-  return TCPU_SUCCESS;
+  return describeResult("tcpuGetErrorName", error, pStr, &ResultText::name);
 }
 
 tcpuResult tcpuGetErrorString(tcpuResult error, const char** pStr) {
-  if (!pStr) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuGetErrorString: pStr is NULL");
-  const ResultText* entry = findResult(error);
-  if (!entry) {
-    *pStr = nullptr;
-    return fail(TCPU_ERROR_INVALID_VALUE, "tcpuGetErrorString: ", static_cast<int>(error),
-                " is not a tcpuResult");
-  }
-  *pStr = entry->text;
-  return TCPU_SUCCESS;
+  return describeResult("tcpuGetErrorString", error, pStr, &ResultText::text);
 }
 
 const char* tcpuGetLastErrorDetail(void) {

@@ -7,21 +7,11 @@
 #include <iterator>
 #include <vector>
 
+#include "kernels/typed_out.hpp"
 #include "test_support.hpp"
 
 namespace tcpu::test {
 namespace {
-
-struct TypedOut { // mirrors the struct in kernels/test_kernels.cpp
-  int8_t i8;
-  int16_t i16;
-  int32_t i32;
-  int64_t i64;
-  uint64_t u64;
-  float f32;
-  double f64;
-  bool flag;
-};
 
 class Modules : public RuntimeTest {};
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "tcpu/kernel.hpp"
+#include "typed_out.hpp"
 
 namespace {
 
@@ -76,16 +77,6 @@ void scratch_check(uint32_t* errors, uint32_t expectBytes, uint32_t x, uint32_t,
 TCPU_EXPORT_KERNEL(scratch_check)
 
 // Writes back every scalar it gets, so tests can check parameter passing.
-struct TypedOut {
-  int8_t i8;
-  int16_t i16;
-  int32_t i32;
-  int64_t i64;
-  uint64_t u64;
-  float f32;
-  double f64;
-  bool flag;
-};
 void typed_params(TypedOut* out, int8_t a, int16_t b, int32_t c, int64_t d, uint64_t e, float f,
                   double g, bool h, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t) {
   *out = TypedOut{a, b, c, d, e, f, g, h};
