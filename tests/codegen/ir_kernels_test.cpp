@@ -118,6 +118,51 @@ TEST_F(IrKernels, LoopOfExpfCallsIsVectorizedIntoSleef) {
   EXPECT_TRUE(vectorCall) << assembly.substr(0, 4000);
 }
 
+TEST_F(IrKernels, MathUlpOptionSelectsSleefsFasterVariants) {
+  // A loop of llvm.sin.f32, which SLEEF has in 1.0- and 3.5-ULP variants.
+  const std::string ir = R"(
+declare float @llvm.sin.f32(float)
+define void @sines(ptr noalias %in, ptr noalias %out, i32 %pid, i32 %py, i32 %pz, i32 %gx,
+                   i32 %gy, i32 %gz) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %pin = getelementptr inbounds float, ptr %in, i64 %i
+  %pout = getelementptr inbounds float, ptr %out, i64 %i
+  %v = load float, ptr %pin
+  %s = call float @llvm.sin.f32(float %v)
+  store float %s, ptr %pout
+  %next = add i64 %i, 1
+  %done = icmp eq i64 %next, 1024
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+)";
+  for (const uintptr_t ulp : {uintptr_t{10}, uintptr_t{35}}) {
+    tcpuJitOption keys[] = {TCPU_JIT_MATH_ULP};
+    void* values[] = {reinterpret_cast<void*>(ulp)};
+    tcpuModule module;
+    ASSERT_TCPU(tcpuModuleLoadDataEx(&module, ir.data(), ir.size(), 1, keys, values));
+    modules_.push_back(module);
+    const std::string assembly = text(module, TCPU_MODULE_TEXT_ASSEMBLY);
+    EXPECT_NE(assembly.find(ulp == 10 ? "_u10" : "_u35"), std::string::npos) << ulp;
+    EXPECT_EQ(assembly.find(ulp == 10 ? "_u35" : "_u10"), std::string::npos) << ulp;
+    std::vector<float> in(1024), out(1024);
+    for (int i = 0; i < 1024; ++i)
+      in[i] = static_cast<float>(i) * 0.01f;
+    float *pi = in.data(), *po = out.data();
+    void* params[] = {&pi, &po};
+    ASSERT_TCPU(
+        tcpuLaunchKernel(function(module, "sines"), 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
+    double worst = 0;
+    for (int i = 0; i < 1024; ++i)
+      worst = std::max(worst, ulpError(out[i], std::sin(static_cast<long double>(in[i]))));
+    EXPECT_LE(worst, ulp == 10 ? 1.0 : 3.5);
+  }
+}
+
 TEST_F(IrKernels, SignatureSpecializesConstexprAndOne) {
   std::vector<float> in(1000), out(1000, 0.0f);
   for (int i = 0; i < 1000; ++i)
