@@ -1,8 +1,6 @@
 // tcpuModule* and tcpuFunc* entry points.
-#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <system_error>
 #include <vector>
 
@@ -23,10 +21,11 @@ Expected<std::vector<std::byte>> readFile(const std::string& path) {
     return Status(TCPU_ERROR_INVALID_VALUE, concat("fname '", path, "' is not a regular file"));
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status(TCPU_ERROR_FILE_NOT_FOUND, concat("fname '", path, "' cannot be opened"));
-  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return Status(TCPU_ERROR_OPERATING_SYSTEM, concat("reading '", path, "' failed"));
-  std::vector<std::byte> bytes(chars.size());
-  std::memcpy(bytes.data(), chars.data(), chars.size());
+  std::vector<std::byte> bytes(std::filesystem::file_size(path, error));
+  if (!bytes.empty())
+    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (error || !in)
+    return Status(TCPU_ERROR_OPERATING_SYSTEM, concat("reading '", path, "' failed"));
   return bytes;
 }
 
