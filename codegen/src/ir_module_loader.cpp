@@ -8,6 +8,7 @@
 #include "debug_log.hpp"
 #include "jit_engine.hpp"
 #include "object_cache.hpp"
+#include "source_compiler.hpp"
 
 namespace tcpu::codegen {
 namespace {
@@ -102,7 +103,7 @@ void dump(const std::filesystem::path& directory, const std::string& origin, con
 
 bool IrModuleLoader::accepts(const ModuleSource& source) const {
   const std::string extension = std::filesystem::path(source.path).extension().string();
-  if (extension == ".ll" || extension == ".bc") return true;
+  if (extension == ".ll" || extension == ".bc" || isKernelSourcePath(source.path)) return true;
   if (startsWith(source.bytes, "BC\xC0\xDE") || startsWith(source.bytes, "\xDE\xC0\x17\x0B"))
     return true; // bitcode, or bitcode in a wrapper
   // IR text from memory: its first meaningful token is one only IR starts with.
@@ -124,9 +125,21 @@ Expected<std::unique_ptr<LoadedModule>> IrModuleLoader::load(const ModuleSource&
   Expected<JitEngine*> engine = JitEngine::instance();
   if (!engine) return engine.status();
 
-  CompileRequest request{source.bytes, source.path.empty() ? "<memory image>" : source.path,
-                         *options, *target, false};
-  const std::string key = cacheKey(source.bytes, *options, *target);
+  const std::string name = source.path.empty() ? "<memory image>" : source.path;
+  // C++ kernel source becomes bitcode first (clang, in process), then goes the IR way.
+  std::string bitcode;
+  std::span<const std::byte> ir = source.bytes;
+  if (isKernelSourcePath(source.path)) {
+    Expected<std::string> compiled = compileSourceToBitcode(
+        std::string_view(reinterpret_cast<const char*>(source.bytes.data()), source.bytes.size()),
+        source.path, *options);
+    if (!compiled) return compiled.status();
+    bitcode = compiled.take();
+    ir = std::span<const std::byte>(reinterpret_cast<const std::byte*>(bitcode.data()),
+                                    bitcode.size());
+  }
+  CompileRequest request{ir, name, *options, *target, false};
+  const std::string key = cacheKey(ir, *options, *target);
   const char* dumpDirectory = std::getenv("TCPU_DUMP_DIR");
   request.withTexts = dumpDirectory && *dumpDirectory;
   std::optional<ObjectCache> cache;

@@ -1,5 +1,6 @@
-// The ModuleLoader codegen registers: LLVM IR (.ll text, .bc bitcode) to
-// kernels, through the cache when it can.
+// The ModuleLoader codegen registers: LLVM IR (.ll text, .bc bitcode) and C++
+// kernel source (.cpp, compiled by clang in process) to kernels, through the
+// cache when it can.
 #ifndef TCPU_CODEGEN_IR_MODULE_LOADER_HPP
 #define TCPU_CODEGEN_IR_MODULE_LOADER_HPP
 
@@ -9,7 +10,7 @@ namespace tcpu::codegen {
 
 class IrModuleLoader final : public ModuleLoader {
 public:
-  std::string_view formatName() const override { return "llvm-ir"; }
+  std::string_view formatName() const override { return "llvm-ir or C++ kernel source"; }
   bool accepts(const ModuleSource& source) const override;
   Expected<std::unique_ptr<LoadedModule>> load(const ModuleSource& source) const override;
 };

@@ -1,0 +1,39 @@
+// Kernels given as C++ source compile in process (clang) and run.
+#include <cmath>
+#include <vector>
+
+#include "codegen_test_support.hpp"
+
+namespace tcpu::test {
+namespace {
+
+class SourceKernels : public CodegenTest {};
+
+TEST_F(SourceKernels, CompileAndRun) {
+  const tcpuModule module = load("saxpy_source.cpp");
+  const int32_t n = 5000;
+  std::vector<float> x(n), y(n, 1.0f);
+  for (int32_t i = 0; i < n; ++i)
+    x[i] = static_cast<float>(i % 97) * 0.5f;
+  float alpha = 2.0f; // a power of two: alpha * x is exact, fused or not
+  const float* px = x.data();
+  float* py = y.data();
+  int32_t count = n;
+  void* params[] = {&alpha, &px, &py, &count};
+  ASSERT_TCPU(tcpuLaunchKernel(function(module, "saxpy"), (n + 511) / 512, 1, 1, 1, 1, 1, 0,
+                               nullptr, params, nullptr));
+  for (int32_t i = 0; i < n; ++i)
+    ASSERT_EQ(y[i], 2.0f * x[i] + 1.0f) << i;
+  // std::exp from C++ source reaches SLEEF too.
+  EXPECT_NE(text(module, TCPU_MODULE_TEXT_ASSEMBLY).find("Sleef_expf"), std::string::npos);
+}
+
+TEST_F(SourceKernels, CompileErrorsComeBackWithLineAndColumn) {
+  tcpuModule module;
+  EXPECT_TCPU_ERROR(tcpuModuleLoad(&module, irPath("bad_source.cpp").c_str()),
+                    TCPU_ERROR_INVALID_SOURCE,
+                    "bad_source.cpp:3:15: error: use of undeclared identifier");
+}
+
+} // namespace
+} // namespace tcpu::test
