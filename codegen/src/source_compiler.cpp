@@ -17,6 +17,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/TargetParser/Host.h>
 
+#include "kernel_flags.h"
 #include "llvm_guard.hpp"
 
 namespace tcpu::codegen {

@@ -7,10 +7,11 @@
 namespace tcpu::test {
 namespace {
 
-class SourceKernels : public CodegenTest {};
+// The same source, compiled at run time (.cpp) and at build time by tcpu_add_kernels (.bc).
+class SourceKernels : public CodegenTest, public ::testing::WithParamInterface<const char*> {};
 
-TEST_F(SourceKernels, CompileAndRun) {
-  const tcpuModule module = load("saxpy_source.cpp");
+TEST_P(SourceKernels, CompileAndRun) {
+  const tcpuModule module = load(GetParam());
   const int32_t n = 5000;
   std::vector<float> x(n), y(n, 1.0f);
   for (int32_t i = 0; i < n; ++i)
@@ -28,7 +29,17 @@ TEST_F(SourceKernels, CompileAndRun) {
   EXPECT_NE(text(module, TCPU_MODULE_TEXT_ASSEMBLY).find("Sleef_expf"), std::string::npos);
 }
 
-TEST_F(SourceKernels, CompileErrorsComeBackWithLineAndColumn) {
+INSTANTIATE_TEST_SUITE_P(Forms, SourceKernels,
+                         ::testing::Values("saxpy_source.cpp", "saxpy_source.bc"),
+                         [](const auto& info) {
+                           return std::string(info.param).find(".cpp") != std::string::npos
+                                      ? std::string("RunTimeSource")
+                                      : std::string("BuildTimeBitcode");
+                         });
+
+TEST(SourceKernelErrors, CompileErrorsComeBackWithLineAndColumn) {
+  ASSERT_TCPU(tcpuInit(0));
+  ASSERT_TCPU(tcpuCodegenRegister());
   tcpuModule module;
   EXPECT_TCPU_ERROR(tcpuModuleLoad(&module, irPath("bad_source.cpp").c_str()),
                     TCPU_ERROR_INVALID_SOURCE,
