@@ -31,8 +31,8 @@ TEST_P(SourceKernels, CompileAndRun) {
 
 INSTANTIATE_TEST_SUITE_P(Forms, SourceKernels,
                          ::testing::Values("saxpy_source.cpp", "saxpy_source.bc"),
-                         [](const auto& info) {
-                           return std::string(info.param).find(".cpp") != std::string::npos
+                         [](const auto& test) {
+                           return std::string(test.param).find(".cpp") != std::string::npos
                                       ? std::string("RunTimeSource")
                                       : std::string("BuildTimeBitcode");
                          });
