@@ -44,6 +44,13 @@ Expected<std::unique_ptr<llvm::Module>> parse(const CompileRequest& request,
   if (llvm::verifyModule(*module, &out))
     return Status(TCPU_ERROR_INVALID_SOURCE,
                   concat(request.name, ": the IR fails LLVM's verifier: ", out.str()));
+  // Objects are linked without running initializers, so a module that needs them is refused.
+  for (const char* list : {"llvm.global_ctors", "llvm.global_dtors"})
+    if (const llvm::GlobalVariable* table = module->getNamedGlobal(list);
+        table && table->hasInitializer() && !table->getInitializer()->isNullValue())
+      return Status(TCPU_ERROR_NOT_SUPPORTED,
+                    concat(request.name, ": the module has static constructors or destructors (",
+                           list, "), which kernel modules cannot have"));
   return module;
 }
 
@@ -57,6 +64,11 @@ void retarget(llvm::Module& module, const llvm::TargetMachine& machine,
   const std::string features = machine.getTargetFeatureString().str();
   for (llvm::Function& function : module) {
     if (function.isDeclaration()) continue;
+    // The producer's tuning would fight ours: a "min-legal-vector-width" below
+    // 512 makes 512-bit vectors pass in two ymm registers, which SLEEF's
+    // avx512f functions do not expect.
+    for (const char* attribute : {"tune-cpu", "prefer-vector-width", "min-legal-vector-width"})
+      function.removeFnAttr(attribute);
     function.addFnAttr("target-cpu", cpu);
     if (features.empty())
       function.removeFnAttr("target-features");

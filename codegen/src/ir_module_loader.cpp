@@ -163,19 +163,15 @@ Expected<std::unique_ptr<LoadedModule>> IrModuleLoader::load(const ModuleSource&
         ObjectCache(*directory).store(key, *compiled);
   }
 
-  Expected<llvm::orc::JITDylib*> library = (*engine)->link(request.name, compiled->object);
-  if (!library) return library.status();
   std::vector<std::string> symbols;
   for (const KernelInfo& kernel : compiled->kernels)
     symbols.push_back(kernel.entrySymbol);
-  Expected<std::vector<uint64_t>> entries = (*engine)->lookup(**library, symbols);
-  if (!entries) {
-    (*engine)->remove(**library);
-    return entries.status();
-  }
+  Expected<JitEngine::Linked> linked = (*engine)->link(request.name, compiled->object, symbols);
+  if (!linked) return linked.status();
   request.withTexts = false;
-  return std::unique_ptr<LoadedModule>(new JitModule(
-      **engine, **library, std::move(compiled->kernels), *entries, std::move(request)));
+  return std::unique_ptr<LoadedModule>(new JitModule(**engine, *linked->library,
+                                                     std::move(compiled->kernels),
+                                                     linked->addresses, std::move(request)));
 }
 
 } // namespace tcpu::codegen

@@ -53,7 +53,22 @@ Expected<JitEngine*> JitEngine::instance() {
   return engine;
 }
 
-Expected<llvm::orc::JITDylib*> JitEngine::link(const std::string& name, const std::string& object) {
+Expected<JitEngine::Linked> JitEngine::link(const std::string& name, const std::string& object,
+                                            const std::vector<std::string>& symbols) {
+  std::lock_guard lock(linkMutex_);
+  takeReports(); // stale reports from ORC's background work are not this link's
+  Expected<llvm::orc::JITDylib*> library = addObject(name, object);
+  if (!library) return library.status();
+  Expected<std::vector<uint64_t>> addresses = lookup(**library, symbols);
+  if (!addresses) {
+    remove(**library);
+    return addresses.status();
+  }
+  return Linked{*library, addresses.take()};
+}
+
+Expected<llvm::orc::JITDylib*> JitEngine::addObject(const std::string& name,
+                                                    const std::string& object) {
   static std::atomic<uint64_t> counter{0};
   auto library = jit_->createJITDylib(concat(name, "#", counter++));
   if (!library)

@@ -223,7 +223,8 @@ llvm::Function* buildTrampoline(llvm::Function& kernel, const std::vector<Argume
   llvm::PHINode* z = builder.CreatePHI(i32, 2, "z");
   std::vector<llvm::Value*> callArgs = args;
   callArgs.insert(callArgs.end(), {x, y, z, grid[0], grid[1], grid[2]});
-  builder.CreateCall(&kernel, callArgs);
+  llvm::CallInst* call = builder.CreateCall(&kernel, callArgs);
+  call->setCallingConv(kernel.getCallingConv()); // a mismatch would make the call undefined
   llvm::Value* one = builder.getInt32(1);
   llvm::Value* xNext = builder.CreateAdd(x, one);
   llvm::Value* xWraps = builder.CreateICmpEQ(xNext, grid[0]);

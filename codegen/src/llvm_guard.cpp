@@ -1,5 +1,6 @@
 #include "llvm_guard.hpp"
 
+#include <cstdio>
 #include <mutex>
 
 #include <llvm/IR/DiagnosticInfo.h>
@@ -11,12 +12,17 @@
 namespace tcpu::codegen {
 namespace {
 
-thread_local std::string fatalReason;
+// Where the guarded compile running on this thread wants LLVM's reason.
+thread_local std::string* fatalReasonSink = nullptr;
 
 void onFatalError(void*, const char* reason, bool) {
-  fatalReason = reason ? reason : "unknown fatal error";
-  // Inside runGuarded: unwind to it. Elsewhere LLVM's default ending follows.
-  if (auto* recovery = llvm::CrashRecoveryContext::GetCurrent()) recovery->HandleExit(1);
+  const char* text = reason ? reason : "unknown fatal error";
+  // Inside runGuarded: unwind to it. Elsewhere LLVM ends the process next; say why first.
+  if (auto* recovery = llvm::CrashRecoveryContext::GetCurrent()) {
+    if (fatalReasonSink) *fatalReasonSink = text;
+    recovery->HandleExit(1);
+  }
+  std::fprintf(stderr, "tcpu: LLVM fatal error outside a guarded compile: %s\n", text);
 }
 
 void installHandlersOnce() {
@@ -33,10 +39,18 @@ void installHandlersOnce() {
 
 Status runGuarded(const char* what, llvm::function_ref<Status()> body) {
   installHandlersOnce();
-  fatalReason.clear();
+  std::string fatalReason;
   Status result;
   llvm::CrashRecoveryContext recovery;
-  if (recovery.RunSafely([&] { result = body(); })) return result;
+  // On a thread with a large stack: deeply nested input must not overflow
+  // the caller's (a stack overflow cannot be recovered from).
+  constexpr unsigned kStackBytes = 64u << 20;
+  const auto guardedBody = [&] {
+    fatalReasonSink = &fatalReason;
+    result = body();
+    fatalReasonSink = nullptr;
+  };
+  if (recovery.RunSafelyOnThread(guardedBody, kStackBytes)) return result;
   return Status(TCPU_ERROR_UNKNOWN,
                 concat("LLVM failed while ", what, ": ",
                        fatalReason.empty() ? "it crashed (signal caught)" : fatalReason));

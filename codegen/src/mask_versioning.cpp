@@ -43,6 +43,9 @@ std::optional<Mask> asMask(llvm::BranchInst* branch, const llvm::Loop& loop,
   if (!index || index->getLoop() != &loop || !index->isAffine() ||
       !evolution.isLoopInvariant(right, &loop))
     return std::nullopt;
+  // Integers of at most 64 bits: the check below computes exactly in i128 only then.
+  if (!index->getType()->isIntegerTy() || index->getType()->getIntegerBitWidth() > 64)
+    return std::nullopt;
   const auto* step = llvm::dyn_cast<llvm::SCEVConstant>(index->getStepRecurrence(evolution));
   if (!step || !step->getAPInt().isStrictlyPositive()) return std::nullopt;
   bool insideOnTrue = true;
@@ -93,6 +96,20 @@ llvm::Value* allInBounds(const std::vector<Mask>& masks, unsigned tripCount,
   return all;
 }
 
+// Whether computing `expression` before the loop cannot trap: no division by
+// a value that may be zero. (SCEVExpander's own safety check let such a
+// division through when it sat under a guard in the loop.)
+bool safeToComputeEarly(const llvm::SCEV* expression, llvm::Instruction* point,
+                        llvm::SCEVExpander& expander) {
+  const bool divides = llvm::SCEVExprContains(expression, [](const llvm::SCEV* part) {
+    const auto* division = llvm::dyn_cast<llvm::SCEVUDivExpr>(part);
+    if (!division) return false;
+    const auto* divisor = llvm::dyn_cast<llvm::SCEVConstant>(division->getRHS());
+    return !divisor || divisor->getAPInt().isZero();
+  });
+  return !divides && expander.isSafeToExpandAt(expression, point);
+}
+
 bool versionLoop(llvm::Loop& loop, llvm::LoopInfo& loops, llvm::DominatorTree& dominators,
                  llvm::ScalarEvolution& evolution) {
   llvm::BasicBlock* preheader = loop.getLoopPreheader();
@@ -104,10 +121,15 @@ bool versionLoop(llvm::Loop& loop, llvm::LoopInfo& loops, llvm::DominatorTree& d
   const unsigned tripCount = evolution.getSmallConstantTripCount(&loop);
   if (tripCount == 0 || tripCount > kMaxTripCount) return false;
   std::vector<Mask> masks;
+  llvm::SCEVExpander safety(evolution, preheader->getModule()->getDataLayout(), "mask.safety");
+  llvm::Instruction* checkPoint = preheader->getTerminator();
   for (llvm::BasicBlock* block : loop.blocks()) {
     if (block == exiting) continue;
-    if (auto mask =
-            asMask(llvm::dyn_cast<llvm::BranchInst>(block->getTerminator()), loop, evolution))
+    auto mask = asMask(llvm::dyn_cast<llvm::BranchInst>(block->getTerminator()), loop, evolution);
+    // The check runs before the loop: its operands must be computable there
+    // without trapping (a bound computed under a guard, like a division, is not).
+    if (mask && safeToComputeEarly(mask->index->getStart(), checkPoint, safety) &&
+        safeToComputeEarly(mask->bound, checkPoint, safety))
       masks.push_back(*mask);
   }
   if (masks.empty()) return false;

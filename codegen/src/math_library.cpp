@@ -3,6 +3,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Support/MathExtras.h>
 
 namespace tcpu::codegen {
 namespace {
@@ -72,6 +73,8 @@ llvm::Value* emitSleef(llvm::IRBuilder<>& builder, llvm::Module& module,
     }
   }
   llvm::Type* element = vector->getElementType();
+  // Pieces are joined pairwise, so their count must be a power of two.
+  if (native != 0 && !llvm::isPowerOf2_32(lanes / native)) native = 0;
   if (native == 0) { // no vector variant fits: lane by lane
     llvm::Value* result = llvm::PoisonValue::get(type);
     for (unsigned lane = 0; lane < lanes; ++lane) {
@@ -227,10 +230,12 @@ void lowerMathToSleef(llvm::Module& module, const SleefIsa& isa, int ulp) {
     if (!element->isFloatTy() && !element->isDoubleTy()) continue;
     const bool isFloat = element->isFloatTy();
     const MathFunction* math = findByIntrinsic(callee->getIntrinsicID());
-    if (!math && !callee->isIntrinsic()) {
+    if (!math && !callee->isIntrinsic() && callee->isDeclaration()) {
       bool nameIsFloat = false;
       math = findByName(callee->getName(), nameIsFloat);
-      if (math && (nameIsFloat != isFloat || type->isVectorTy())) math = nullptr;
+      if (math && (nameIsFloat != isFloat || type->isVectorTy() ||
+                   !hasMathType(call->getFunctionType(), math->arity, isFloat)))
+        math = nullptr;
     }
     if (!math || call->arg_size() != math->arity) continue;
     llvm::IRBuilder<> builder(call);

@@ -1,6 +1,9 @@
 #include "object_cache.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <atomic>
 #include <cstdlib>
@@ -70,6 +73,19 @@ private:
   size_t offset_ = 0;
   bool ok_ = true;
 };
+
+// Cache entries are code this process will run: only a directory that this
+// user owns and nobody else can write to is trusted.
+bool trustedDirectory(const std::filesystem::path& directory) {
+  struct stat info{};
+  if (::stat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) return false;
+  if (info.st_uid != ::geteuid() || (info.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    debugLog(concat("cache directory ", directory.string(),
+                    " is not owned by this user or is writable by others: cache not used"));
+    return false;
+  }
+  return true;
+}
 
 uint64_t checksum(std::string_view payload) {
   return llvm::xxh3_64bits(
@@ -183,6 +199,8 @@ std::filesystem::path ObjectCache::entryPath(const std::string& key) const {
 
 std::optional<CompiledModule> ObjectCache::load(const std::string& key) const {
   const std::filesystem::path path = entryPath(key);
+  if (!std::filesystem::exists(directory_)) return std::nullopt;
+  if (!trustedDirectory(directory_)) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     debugLog(concat("cache miss: ", path.string()));
@@ -201,11 +219,14 @@ std::optional<CompiledModule> ObjectCache::load(const std::string& key) const {
 
 void ObjectCache::store(const std::string& key, const CompiledModule& module) const {
   std::error_code error;
-  std::filesystem::create_directories(directory_, error);
-  if (error) {
-    debugLog(concat("cannot create cache directory ", directory_.string(), ": ", error.message()));
+  // Parents as the user's umask says; the cache directory itself private.
+  std::filesystem::create_directories(directory_.parent_path(), error);
+  if (::mkdir(directory_.c_str(), 0700) != 0 && errno != EEXIST) {
+    debugLog(
+        concat("cannot create cache directory ", directory_.string(), ": ", std::strerror(errno)));
     return;
   }
+  if (!trustedDirectory(directory_)) return;
   // A name no other writer uses: pid, a per-process counter and randomness.
   static std::atomic<uint64_t> counter{0};
   const std::filesystem::path temporary =

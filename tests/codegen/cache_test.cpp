@@ -105,6 +105,16 @@ TEST_F(Cache, OptionsAndDisableAreHonoured) {
   EXPECT_EQ(entries(cacheDir_).size(), 3u);
 }
 
+TEST_F(Cache, DirectoryWritableByOthersIsNotTrusted) {
+  std::filesystem::create_directories(cacheDir_);
+  std::filesystem::permissions(cacheDir_, std::filesystem::perms::all);
+  load("vector_add.ll");
+  EXPECT_TRUE(entries(cacheDir_).empty()) << "wrote code into a world-writable directory";
+  std::filesystem::permissions(cacheDir_, std::filesystem::perms::owner_all);
+  load("vector_add.ll");
+  EXPECT_EQ(entries(cacheDir_).size(), 1u);
+}
+
 // The child side of ConcurrentProcesses: loads and runs vector_add.
 TEST_F(Cache, ChildProcessLoadsVectorAdd) {
   const char* directory = std::getenv("TCPU_TEST_SHARED_CACHE");

@@ -106,6 +106,11 @@ TEST_F(CodegenErrors, BadOptions) {
       TCPU_ERROR_INVALID_VALUE, "options[0]=99 is not a tcpuJitOption");
 }
 
+TEST_F(CodegenErrors, StaticConstructorsAreRefused) {
+  EXPECT_TCPU_ERROR(loadFile("static_ctor.ll", {}), TCPU_ERROR_NOT_SUPPORTED,
+                    "static constructors or destructors (llvm.global_ctors)");
+}
+
 TEST_F(CodegenErrors, BackendErrorsAreReportedNotFatal) {
   // Inline assembly the assembler rejects: LLVM would print and exit without a handler.
   EXPECT_TCPU_ERROR(loadText(std::string(kEmptyKernelPrefix) +
