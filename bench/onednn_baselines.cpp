@@ -1,0 +1,73 @@
+// oneDNN baselines for the kernels issue: baseline/onednn_sgemm/<n> (dnnl_sgemm,
+// row-major n x n x n, fp32) and baseline/onednn_softmax/4096x<N> (the softmax
+// primitive over rows). They need no tcpu code: tcpu's kernels are measured
+// against them in the same run.
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <vector>
+
+#include "bench_support.hpp"
+
+namespace tcpu::bench {
+namespace {
+
+std::vector<float> filled(size_t count, float scale) {
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i)
+    values[i] = static_cast<float>(i % 97) * scale - 1.0f;
+  return values;
+}
+
+void onednnSgemm(benchmark::State& state) {
+  const auto n = static_cast<dnnl_dim_t>(state.range(0));
+  const auto count = static_cast<size_t>(n * n);
+  const std::vector<float> a = filled(count, 0.01f), b = filled(count, 0.02f);
+  std::vector<float> c(count, 0.0f);
+  for (auto _ : state) {
+    if (dnnl_sgemm('N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n) !=
+        dnnl_success) {
+      state.SkipWithError("dnnl_sgemm failed");
+      return;
+    }
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n),
+      benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+}
+
+void onednnSoftmax(benchmark::State& state) {
+  const dnnl::memory::dim rows = 4096, cols = state.range(0);
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  const dnnl::memory::desc layout({rows, cols}, dnnl::memory::data_type::f32,
+                                  dnnl::memory::format_tag::ab);
+  std::vector<float> input = filled(static_cast<size_t>(rows * cols), 0.05f);
+  std::vector<float> output(input.size());
+  dnnl::memory source(layout, engine, input.data()), destination(layout, engine, output.data());
+  const dnnl::softmax_forward::primitive_desc descriptor(
+      dnnl::softmax_forward::desc(dnnl::prop_kind::forward_inference, layout, 1), engine);
+  dnnl::softmax_forward softmax(descriptor);
+  for (auto _ : state) {
+    softmax.execute(stream, {{DNNL_ARG_SRC, source}, {DNNL_ARG_DST, destination}});
+    stream.wait();
+  }
+  state.SetBytesProcessed(state.iterations() * rows * cols * 2 *
+                          static_cast<int64_t>(sizeof(float)));
+}
+
+BENCHMARK(onednnSgemm)
+    ->Name("baseline/onednn_sgemm")
+    ->Arg(512)
+    ->Arg(1024)
+    ->Arg(2048)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(onednnSoftmax)
+    ->Name("baseline/onednn_softmax/4096x")
+    ->RangeMultiplier(2)
+    ->Range(256, 8192)
+    ->UseRealTime();
+
+} // namespace
+} // namespace tcpu::bench
