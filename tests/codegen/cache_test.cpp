@@ -125,7 +125,9 @@ TEST_F(Cache, ChildProcessLoadsVectorAdd) {
 
 TEST_F(Cache, ConcurrentProcessesShareOneEntry) {
   const std::filesystem::path shared = cacheDir_ / "shared";
-  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  std::error_code error;
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe", error).string();
+  if (error) GTEST_SKIP() << "needs /proc/self/exe to start copies of itself (Linux)";
   std::vector<pid_t> children;
   setenv("TCPU_TEST_SHARED_CACHE", shared.c_str(), 1);
   for (int i = 0; i < 6; ++i) {
