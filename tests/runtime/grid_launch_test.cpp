@@ -144,6 +144,23 @@ TEST_F(GridLaunch, ScratchIsPerProgramAlignedAndSized) {
   }
 }
 
+TEST_F(GridLaunch, LaunchFromInsideAKernelKeepsTheOuterScratch) {
+  tcpuModule nested;
+  ASSERT_TCPU(tcpuModuleLoad(&nested, TCPU_TEST_NESTED_KERNELS_PATH));
+  tcpuFunction outer, inner;
+  ASSERT_TCPU(tcpuModuleGetFunction(&outer, nested, "outer_scratch"));
+  ASSERT_TCPU(tcpuModuleGetFunction(&inner, nested, "inner_scratch"));
+  for (int threads : {1, 2}) {
+    ASSERT_TCPU(tcpuSetNumThreads(threads));
+    uint32_t errors = 0;
+    uint32_t* errorsPtr = &errors;
+    void* params[] = {&inner, &errorsPtr};
+    ASSERT_TCPU(tcpuLaunchKernel(outer, 4, 1, 1, 1, 1, 1, 256, nullptr, params, nullptr));
+    EXPECT_EQ(errors, 0u) << threads << " threads";
+  }
+  ASSERT_TCPU(tcpuModuleUnload(nested));
+}
+
 TEST_F(GridLaunch, BlockDimensionsAreAcceptedAndIgnored) {
   std::vector<uint32_t> hits(6, 0);
   uint32_t errors = 0;
