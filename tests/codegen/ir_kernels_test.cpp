@@ -223,6 +223,20 @@ exit:
   }
 }
 
+TEST_F(IrKernels, NamedTargetCpuUsesItsOwnSleefVariants) {
+#if defined(__x86_64__)
+  // x86-64-v2 has SSE4.2 but no AVX: math must use SLEEF's 128-bit sse4 variants.
+  const tcpuModule module =
+      load("expf_loop.ll", JitOptions().set(TCPU_JIT_TARGET_CPU, "x86-64-v2"));
+  const std::string assembly = text(module, TCPU_MODULE_TEXT_ASSEMBLY);
+  EXPECT_NE(assembly.find("Sleef_expf4_u10sse4"), std::string::npos);
+  EXPECT_EQ(assembly.find("ymm"), std::string::npos) << "AVX registers in x86-64-v2 code";
+  checkExp(function(module, "expf_loop"), 10000, (10000 + 4095) / 4096);
+#else
+  GTEST_SKIP() << "x86-64 CPU names only";
+#endif
+}
+
 TEST_F(IrKernels, SignatureSpecializesConstexprAndOne) {
   std::vector<float> in(1000), out(1000, 0.0f);
   for (int i = 0; i < 1000; ++i)
