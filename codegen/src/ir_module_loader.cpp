@@ -143,11 +143,12 @@ Expected<std::unique_ptr<LoadedModule>> IrModuleLoader::load(const ModuleSource&
   const char* dumpDirectory = std::getenv("TCPU_DUMP_DIR");
   request.withTexts = dumpDirectory && *dumpDirectory;
   std::optional<ObjectCache> cache;
-  if (options->useCache && !request.withTexts)
+  if (options->useCache)
     if (auto directory = cacheDirectoryFromEnvironment()) cache.emplace(*directory);
 
+  // A dump needs the texts, which only a compile produces: it skips the cache read.
   std::optional<CompiledModule> compiled;
-  if (cache) compiled = cache->load(key);
+  if (cache && !request.withTexts) compiled = cache->load(key);
   if (!compiled) {
     const auto start = std::chrono::steady_clock::now();
     Expected<CompiledModule> fresh = compileModule(request);
@@ -158,9 +159,7 @@ Expected<std::unique_ptr<LoadedModule>> IrModuleLoader::load(const ModuleSource&
         " ms"));
     compiled = fresh.take();
     if (request.withTexts) dump(dumpDirectory, source.path, key, *compiled);
-    if (options->useCache)
-      if (auto directory = cacheDirectoryFromEnvironment())
-        ObjectCache(*directory).store(key, *compiled);
+    if (cache) cache->store(key, *compiled);
   }
 
   std::vector<std::string> symbols;

@@ -245,14 +245,15 @@ llvm::Function* buildTrampoline(llvm::Function& kernel, const std::vector<Argume
   return entry;
 }
 
-} // namespace
-
+// Every externally visible void function whose last six parameters are i32.
 std::vector<llvm::Function*> findKernels(llvm::Module& module) {
   std::vector<llvm::Function*> kernels;
   for (llvm::Function& function : module)
     if (isKernel(function)) kernels.push_back(&function);
   return kernels;
 }
+
+} // namespace
 
 Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
                                                  const CompileOptions& options) {

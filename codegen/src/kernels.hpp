@@ -22,9 +22,6 @@ struct KernelInfo {
   std::vector<std::string> paramNames;
 };
 
-// Every externally visible void function whose last six parameters are i32.
-std::vector<llvm::Function*> findKernels(llvm::Module& module);
-
 // Applies the signature (if any), adds trampolines, and internalizes all other
 // functions so that only the entries remain visible.
 Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
