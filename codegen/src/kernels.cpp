@@ -4,6 +4,8 @@
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include "signature.hpp"
 
@@ -20,7 +22,10 @@ struct ArgumentPlan {
 };
 
 bool isKernel(const llvm::Function& function) {
-  if (function.isDeclaration() || function.hasLocalLinkage() ||
+  // Inline and template functions (linkonce) are helpers, not kernels, unless a
+  // tag named them (applyKernelTags made them external).
+  if (function.isDeclaration() || function.hasLocalLinkage() || function.hasLinkOnceLinkage() ||
+      function.hasAvailableExternallyLinkage() ||
       !function.getReturnType()->isVoidTy() || function.arg_size() < kProgramValues)
     return false;
   for (size_t i = function.arg_size() - kProgramValues; i < function.arg_size(); ++i)
@@ -245,6 +250,41 @@ llvm::Function* buildTrampoline(llvm::Function& kernel, const std::vector<Argume
   return entry;
 }
 
+// C++ kernels name their ABI functions with tag variables (tl's TL_KERNEL):
+// `tcpu_tl_kernel_<name> = &<function>`. The function takes the name and
+// becomes external; the tag goes. A function tagged twice is cloned.
+Status applyKernelTags(llvm::Module& module) {
+  const llvm::StringRef prefix = TCPU_KERNEL_TAG_PREFIX;
+  std::vector<llvm::GlobalVariable*> tags;
+  for (llvm::GlobalVariable& global : module.globals())
+    if (global.getName().starts_with(prefix)) tags.push_back(&global);
+  std::vector<llvm::Function*> named;
+  for (llvm::GlobalVariable* tag : tags) {
+    const std::string name = tag->getName().substr(prefix.size()).str();
+    auto* function = llvm::dyn_cast_or_null<llvm::Function>(
+        tag->hasInitializer() ? tag->getInitializer()->stripPointerCasts() : nullptr);
+    if (!function || function->isDeclaration())
+      return Status(TCPU_ERROR_INVALID_SOURCE,
+                    concat("kernel tag '", tag->getName().str(),
+                           "' does not point to a function defined in the module"));
+    if (llvm::Function* existing = module.getFunction(name); existing && existing != function)
+      return Status(TCPU_ERROR_INVALID_SOURCE,
+                    concat("kernel name '", name, "' is used twice in the module"));
+    llvm::removeFromUsedLists(module, [tag](llvm::Constant* c) { return c->stripPointerCasts() == tag; });
+    tag->eraseFromParent();
+    if (std::find(named.begin(), named.end(), function) != named.end()) {
+      llvm::ValueToValueMapTy map;
+      function = llvm::CloneFunction(function, map);
+    }
+    function->setName(name);
+    function->setLinkage(llvm::GlobalValue::ExternalLinkage);
+    function->setVisibility(llvm::GlobalValue::DefaultVisibility);
+    function->setComdat(nullptr);
+    named.push_back(function);
+  }
+  return {};
+}
+
 // Every externally visible void function whose last six parameters are i32.
 std::vector<llvm::Function*> findKernels(llvm::Module& module) {
   std::vector<llvm::Function*> kernels;
@@ -257,6 +297,7 @@ std::vector<llvm::Function*> findKernels(llvm::Module& module) {
 
 Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
                                                  const CompileOptions& options) {
+  if (Status tagged = applyKernelTags(module); !tagged.ok()) return tagged;
   const std::vector<llvm::Function*> kernels = findKernels(module);
   if (kernels.empty())
     return Status(TCPU_ERROR_NOT_FOUND,

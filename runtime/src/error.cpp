@@ -28,6 +28,7 @@ constexpr ResultText kResultTexts[] = {
     {TCPU_ERROR_NOT_FOUND, "TCPU_ERROR_NOT_FOUND", "named symbol not found"},
     {TCPU_ERROR_NOT_READY, "TCPU_ERROR_NOT_READY", "operation not yet complete"},
     {TCPU_ERROR_NOT_PERMITTED, "TCPU_ERROR_NOT_PERMITTED", "operation not permitted here"},
+    {TCPU_ERROR_ASSERT, "TCPU_ERROR_ASSERT", "a device-side assert failed"},
     {TCPU_ERROR_LAUNCH_FAILED, "TCPU_ERROR_LAUNCH_FAILED", "kernel launch failed"},
     {TCPU_ERROR_NOT_SUPPORTED, "TCPU_ERROR_NOT_SUPPORTED", "operation not supported"},
     {TCPU_ERROR_UNKNOWN, "TCPU_ERROR_UNKNOWN", "unknown error"},

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <memory>
 
+#include "kernel_services.hpp"
+
 namespace tcpu::detail {
 namespace {
 
@@ -21,7 +23,7 @@ ScratchBuffer allocateScratch(uint32_t bytes) {
 }
 
 // False when the scratch area could not be allocated (the range did not run).
-bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end) {
+bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end, AssertFailures& failures) {
   // Each worker keeps one scratch buffer and reuses it across launches. A
   // launch made from inside a kernel (nested) must not replace the buffer
   // its caller is using, so it gets one of its own.
@@ -44,6 +46,7 @@ bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end) {
     if (!frame.scratch) return false;
     frame.scratchBytes = launch.scratchBytes;
   }
+  const AssertScope asserts(&failures);
   ++depth;
   launch.entry(launch.params, begin, end, &frame);
   --depth;
@@ -73,11 +76,12 @@ omp_sched_t toOpenMP(tcpuSchedule schedule) {
 
 Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
   const uint64_t programs = launch.programs;
+  AssertFailures failures;
   const int threads =
       static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(settings.numThreads), programs));
   if (threads <= 1) { // serial fast path: no parallel region at all
-    if (!runRange(launch, 0, programs)) return scratchFailure(launch);
-    return {};
+    if (!runRange(launch, 0, programs, failures)) return scratchFailure(launch);
+    return failures.status();
   }
 
   // Set only on failure, so the common path adds no reduction to the region.
@@ -91,10 +95,10 @@ Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
     for (int part = 0; part < threads; ++part) {
       const auto index = static_cast<uint64_t>(part);
       const uint64_t begin = index * share + std::min(index, extra);
-      if (!runRange(launch, begin, begin + share + (index < extra ? 1 : 0)))
+      if (!runRange(launch, begin, begin + share + (index < extra ? 1 : 0), failures))
         failed.store(true, std::memory_order_relaxed);
     }
-    return failed.load() ? scratchFailure(launch) : Status();
+    return failed.load() ? scratchFailure(launch) : failures.status();
   }
 
   // Otherwise the grid is cut into parts of `chunk` programs (an entry call
@@ -111,11 +115,11 @@ Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
   for (uint64_t part = 0; part < parts; ++part) {
     const uint64_t begin = part * chunk;
     // min() on the remaining count: begin + chunk may wrap near 2^64.
-    if (!runRange(launch, begin, begin + std::min(chunk, programs - begin)))
+    if (!runRange(launch, begin, begin + std::min(chunk, programs - begin), failures))
       failed.store(true, std::memory_order_relaxed);
   }
   omp_set_schedule(callerKind, callerChunk);
-  return failed.load() ? scratchFailure(launch) : Status();
+  return failed.load() ? scratchFailure(launch) : failures.status();
 }
 
 } // namespace tcpu::detail

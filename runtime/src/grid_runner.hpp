@@ -17,7 +17,8 @@ struct GridLaunch {
   uint32_t scratchBytes;
 };
 
-// Fails only when a worker cannot get its scratch area.
+// Fails when a worker cannot get its scratch area (TCPU_ERROR_OUT_OF_MEMORY) or a
+// program's device_assert failed (TCPU_ERROR_ASSERT; the other programs still run).
 Status runGrid(const GridLaunch& launch, const LaunchSettings& settings);
 
 } // namespace tcpu::detail

@@ -19,6 +19,8 @@
 
 #include <stdint.h>
 
+#include "tcpu/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,6 +30,11 @@ extern "C" {
 
 /* Symbol prefix of a kernel's descriptor: kernel "add" -> "tcpu_kernel_desc_add". */
 #define TCPU_KERNEL_DESC_PREFIX "tcpu_kernel_desc_"
+
+/* A C++ kernel names its ABI function by defining a pointer to it named
+ * TCPU_KERNEL_TAG_PREFIX + kernel name (tl's TL_KERNEL does); codegen gives the
+ * function that name and drops the pointer. */
+#define TCPU_KERNEL_TAG_PREFIX "tcpu_tl_kernel_"
 
 /* Scalar and element types, named as in Triton's signatures. */
 typedef enum tcpuDataType {
@@ -81,6 +88,42 @@ typedef struct tcpuKernelDesc {
   tcpuKernelEntry entry;
   const tcpuParamDesc* params; /* numParams entries */
 } tcpuKernelDesc;
+
+/*
+ * Services the runtime gives kernels (libtcpu_runtime exports them; JIT'd
+ * kernels resolve them from the process). The tl kernel language calls them
+ * for device_print and device_assert.
+ */
+
+/* One device_print call: a scalar or a block of 1 or 2 dimensions. */
+typedef struct tcpuPrintRecord {
+  const char* prefix;      /* text before the values, as tl.device_print's prefix */
+  uint32_t programId[3];   /* the printing program */
+  uint32_t type;           /* tcpuDataType of the values */
+  uint32_t rank;           /* 0 (scalar), 1 or 2 */
+  uint32_t shape[2];       /* rank 1: shape[0] elements; rank 2: shape[0] x shape[1] */
+  const void* values;      /* row-major */
+  uint32_t hex;            /* nonzero: integers in hexadecimal */
+} tcpuPrintRecord;
+
+/* A failed device_assert. */
+typedef struct tcpuAssertRecord {
+  const char* message;
+  const char* file;
+  uint32_t line;
+  const char* function;
+  uint32_t programId[3];
+} tcpuAssertRecord;
+
+/* Prints one line per element, "pid (x, y, z) idx (i, j) prefix: value", all
+ * lines of one call together (never interleaved with another call's). */
+TCPU_API void tcpuKernelPrint(const tcpuPrintRecord* record);
+
+/* Records the failure: the launch that runs this program returns
+ * TCPU_ERROR_ASSERT with the message, file, line and program ids (the first
+ * failure wins). Outside a launch, the failure is written to stderr. The
+ * process goes on. */
+TCPU_API void tcpuKernelAssertFail(const tcpuAssertRecord* record);
 
 #ifdef __cplusplus
 }

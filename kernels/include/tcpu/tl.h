@@ -1,0 +1,16 @@
+// tl: Triton's block language in C++20. One program per grid point works on
+// whole blocks; see kernels/README.md for the guide and the mapping from
+// triton.language.
+#ifndef TCPU_TL_H
+#define TCPU_TL_H
+
+#include "tcpu/tl/atomic.h"
+#include "tcpu/tl/core.h"
+#include "tcpu/tl/dot.h"
+#include "tcpu/tl/index.h"
+#include "tcpu/tl/memory.h"
+#include "tcpu/tl/program.h"
+#include "tcpu/tl/random.h"
+#include "tcpu/tl/reduce.h"
+
+#endif

@@ -1,0 +1,72 @@
+// dot(a, b, acc): block matrix product with fp32 accumulation for fp32, fp16
+// and bf16 inputs (int8 accumulates in int32), as tl.dot with
+// input_precision="ieee": every product is exact in the accumulator type, and
+// only the summation order differs from a GPU's.
+#ifndef TCPU_TL_DOT_H
+#define TCPU_TL_DOT_H
+
+#include "tcpu/tl/core.h"
+
+namespace tcpu::tl {
+
+namespace detail {
+
+template <class T>
+using dot_acc_t = std::conditional_t<std::is_integral_v<T>, int32_t, float>;
+
+// Register tile of the product: kTileRows rows of acc by kTileCols columns,
+// accumulated over all of K before being written back. 4 x 16 fp32 is 8 AVX2
+// registers (or 4 AVX-512 ones) of accumulators, small enough for any x86-64
+// or AArch64 target to keep in registers.
+constexpr int kTileRows = 4;
+constexpr int kTileCols = 16;
+
+template <class A, int M, int K, int N>
+TL_INLINE void dotTile(const A* a, const A* b, A* c, int i0, int j0) {
+  constexpr int R = M % kTileRows == 0 ? kTileRows : 1;
+  constexpr int C = N % kTileCols == 0 ? kTileCols : N;
+  A tile[R][C];
+  for (int r = 0; r < R; ++r)
+    for (int s = 0; s < C; ++s) tile[r][s] = c[(i0 + r) * N + j0 + s];
+  for (int k = 0; k < K; ++k) {
+    const A* brow = b + k * N + j0;
+    for (int r = 0; r < R; ++r) {
+      const A av = a[(i0 + r) * K + k];
+      for (int s = 0; s < C; ++s) tile[r][s] += av * brow[s];
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int s = 0; s < C; ++s) c[(i0 + r) * N + j0 + s] = tile[r][s];
+}
+
+} // namespace detail
+
+template <class T, class U, int M, int K, int N, class Acc>
+TL_INLINE Block<Acc, M, N> dot(const Block<T, M, K>& a, const Block<U, K, N>& b,
+                               const Block<Acc, M, N>& acc) {
+  using A = detail::dot_acc_t<T>;
+  static_assert(std::is_same_v<Acc, A>, "dot accumulates fp32 (int32 for integer inputs)");
+  // Operands widen once per call (M*K + K*N conversions against M*N*K
+  // multiply-adds), so the inner loop is all accumulator-type arithmetic.
+  const auto& wa = [&]() -> decltype(auto) {
+    if constexpr (std::is_same_v<T, A>) return (a); else return a.template to<A>();
+  }();
+  const auto& wb = [&]() -> decltype(auto) {
+    if constexpr (std::is_same_v<U, A>) return (b); else return b.template to<A>();
+  }();
+  constexpr int R = M % detail::kTileRows == 0 ? detail::kTileRows : 1;
+  constexpr int C = N % detail::kTileCols == 0 ? detail::kTileCols : N;
+  Block<Acc, M, N> out = acc;
+  for (int i0 = 0; i0 < M; i0 += R)
+    for (int j0 = 0; j0 < N; j0 += C) detail::dotTile<A, M, K, N>(wa.v, wb.v, out.v, i0, j0);
+  return out;
+}
+
+template <class T, class U, int M, int K, int N>
+TL_INLINE auto dot(const Block<T, M, K>& a, const Block<U, K, N>& b) {
+  return dot(a, b, zeros<detail::dot_acc_t<T>, M, N>());
+}
+
+} // namespace tcpu::tl
+
+#endif

@@ -1,0 +1,265 @@
+// Pointer blocks, load and store. A pointer plus a structured index (Lin or
+// Outer) is a Ptr: a base pointer, one offset per row and a column step.
+// Loading or storing it moves each row as one contiguous run when the step is
+// 1 (vector loads and stores, the mask reduced to a column window), and with
+// a strided loop otherwise. Pointers plus arbitrary offsets become a block of
+// pointers (gathers and scatters), as in Triton.
+#ifndef TCPU_TL_MEMORY_H
+#define TCPU_TL_MEMORY_H
+
+#include "tcpu/tl/index.h"
+
+namespace tcpu::tl {
+
+template <class T, int D0, int D1 = -1> struct Ptr {
+  using shape = Shape<D0, D1>;
+  T* base;
+  int64_t row[shape::rows];
+  int64_t colStep;
+
+  TL_INLINE T* address(int i, int j) const { return base + row[i] + j * colStep; }
+  TL_INLINE Block<T*, D0, D1> eval() const {
+    Block<T*, D0, D1> out;
+    for (int i = 0; i < shape::rows; ++i)
+      for (int j = 0; j < shape::cols; ++j) out.v[i * shape::cols + j] = address(i, j);
+    return out;
+  }
+  // Advancing every pointer by a scalar: Triton's `a_ptrs += BLOCK_K * stride`.
+  template <std::integral S> TL_INLINE Ptr& operator+=(S s) {
+    base += s;
+    return *this;
+  }
+  template <std::integral S> TL_INLINE Ptr& operator-=(S s) {
+    base -= s;
+    return *this;
+  }
+};
+
+template <class T, int D0, int D1> TL_INLINE Ptr<T, D0, D1> operator+(T* p, const Outer<D0, D1>& x) {
+  Ptr<T, D0, D1> out;
+  out.base = p;
+  for (int i = 0; i < Shape<D0, D1>::rows; ++i) out.row[i] = x.row[i];
+  out.colStep = Shape<D0, D1>::cols == 1 ? 0 : x.colStep;
+  return out;
+}
+template <class T, int D0, int D1> TL_INLINE Ptr<T, D0, D1> operator+(T* p, const Lin<D0, D1>& x) {
+  return p + detail::toOuter(x);
+}
+template <class T, int D0, int D1> TL_INLINE Ptr<T, D0, D1> operator+(const Lin<D0, D1>& x, T* p) {
+  return p + x;
+}
+template <class T, int D0, int D1, std::integral S>
+TL_INLINE Ptr<T, D0, D1> operator+(Ptr<T, D0, D1> p, S s) {
+  return p += s;
+}
+template <class T, int D0, int D1>
+TL_INLINE Ptr<T, D0, D1> operator+(const Ptr<T, D0, D1>& p, const Lin<D0, D1>& x) {
+  Ptr<T, D0, D1> out = p;
+  const Outer<D0, D1> o = detail::toOuter(x);
+  for (int i = 0; i < Shape<D0, D1>::rows; ++i) out.row[i] += o.row[i];
+  out.colStep += o.colStep;
+  return out;
+}
+// Pointer plus an explicit index block: a block of pointers.
+template <class T, class I, int D0, int D1>
+  requires std::is_integral_v<I>
+TL_INLINE Block<T*, D0, D1> operator+(T* p, const Block<I, D0, D1>& offsets) {
+  Block<T*, D0, D1> out;
+  for (int k = 0; k < Block<I, D0, D1>::size; ++k) out.v[k] = p + offsets.v[k];
+  return out;
+}
+
+namespace detail {
+
+// One row of a structured access: lanes [lo, hi) touch memory.
+template <class T, class U, int N>
+TL_INLINE void loadRow(U* out, const T* p, int64_t step, int64_t lo, int64_t hi, U other) {
+  if (lo <= 0 && hi >= N) {
+    if (step == 1)
+      for (int j = 0; j < N; ++j) out[j] = static_cast<U>(p[j]);
+    else
+      for (int j = 0; j < N; ++j) out[j] = static_cast<U>(p[j * step]);
+    return;
+  }
+  const int first = lo < 0 ? 0 : (lo > N ? N : static_cast<int>(lo));
+  const int last = hi > N ? N : (hi < first ? first : static_cast<int>(hi));
+  for (int j = 0; j < first; ++j) out[j] = other;
+  if (step == 1)
+    for (int j = first; j < last; ++j) out[j] = static_cast<U>(p[j]);
+  else
+    for (int j = first; j < last; ++j) out[j] = static_cast<U>(p[j * step]);
+  for (int j = last; j < N; ++j) out[j] = other;
+}
+
+template <class T, class V, int N>
+TL_INLINE void storeRow(T* p, const V* in, bool broadcastValue, int64_t step, int64_t lo,
+                        int64_t hi) {
+  const int first = lo < 0 ? 0 : (lo > N ? N : static_cast<int>(lo));
+  const int last = hi > N ? N : (hi < first ? first : static_cast<int>(hi));
+  if (broadcastValue) {
+    const T value = static_cast<T>(in[0]);
+    for (int j = first; j < last; ++j) p[j * step] = value;
+  } else if (step == 1 && first == 0 && last == N) {
+    for (int j = 0; j < N; ++j) p[j] = static_cast<T>(in[j]);
+  } else if (step == 1) {
+    for (int j = first; j < last; ++j) p[j] = static_cast<T>(in[j]);
+  } else {
+    for (int j = first; j < last; ++j) p[j * step] = static_cast<T>(in[j]);
+  }
+}
+
+} // namespace detail
+
+// A load without a mask reads every lane.
+template <class T, int D0, int D1>
+TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Ptr<T, D0, D1>& p) {
+  using U = std::remove_const_t<T>;
+  using Sh = Shape<D0, D1>;
+  Block<U, D0, D1> out;
+  for (int i = 0; i < Sh::rows; ++i)
+    detail::loadRow<T, U, Sh::cols>(out.v + i * Sh::cols, p.base + p.row[i], p.colStep, 0,
+                                    Sh::cols, U(0));
+  return out;
+}
+
+// load(ptr, mask, other): masked-off lanes are `other` (0 when not given).
+template <class T, int D0, int D1, int M0, int M1, class O = int>
+TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Ptr<T, D0, D1>& p,
+                                                     const LinMask<M0, M1>& mask, O other = 0) {
+  using U = std::remove_const_t<T>;
+  using Sh = Shape<D0, D1>;
+  Block<U, D0, D1> out;
+  const U fill = static_cast<U>(other);
+  if (!mask.structured) {
+    for (int i = 0; i < Sh::rows; ++i)
+      for (int j = 0; j < Sh::cols; ++j)
+        out.v[i * Sh::cols + j] =
+            detail::get(mask.lanes, i, j) ? static_cast<U>(*p.address(i, j)) : fill;
+    return out;
+  }
+  Rect<M0, M1> r = mask.rect;
+  detail::broadcastBounds(Shape<M0, M1>::rows, r.rowLo, r.rowHi);
+  detail::broadcastBounds(Shape<M0, M1>::cols, r.colLo, r.colHi);
+  for (int i = 0; i < Sh::rows; ++i) {
+    const bool rowOn = i >= r.rowLo && i < r.rowHi;
+    detail::loadRow<T, U, Sh::cols>(out.v + i * Sh::cols, p.base + p.row[i], p.colStep,
+                                    rowOn ? r.colLo : 0, rowOn ? r.colHi : 0, fill);
+  }
+  return out;
+}
+
+// Any other mask block over a structured pointer.
+template <class T, int D0, int D1, int M0, int M1, class O = int>
+TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Ptr<T, D0, D1>& p,
+                                                     const Block<bool, M0, M1>& mask, O other = 0) {
+  using U = std::remove_const_t<T>;
+  using Sh = Shape<D0, D1>;
+  Block<U, D0, D1> out;
+  const U fill = static_cast<U>(other);
+  for (int i = 0; i < Sh::rows; ++i)
+    for (int j = 0; j < Sh::cols; ++j)
+      out.v[i * Sh::cols + j] = detail::get(mask, i, j) ? static_cast<U>(*p.address(i, j)) : fill;
+  return out;
+}
+
+// Gathers through a block of pointers.
+template <class T, int D0, int D1>
+TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Block<T*, D0, D1>& p) {
+  Block<std::remove_const_t<T>, D0, D1> out;
+  for (int k = 0; k < Block<T*, D0, D1>::size; ++k) out.v[k] = *p.v[k];
+  return out;
+}
+template <class T, int D0, int D1, Tensor M, class O = int>
+TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Block<T*, D0, D1>& p, const M& mask,
+                                                     O other = 0) {
+  using U = std::remove_const_t<T>;
+  const auto& m = eval(mask);
+  Block<U, D0, D1> out;
+  const U fill = static_cast<U>(other);
+  for (int i = 0; i < Shape<D0, D1>::rows; ++i)
+    for (int j = 0; j < Shape<D0, D1>::cols; ++j) {
+      const int k = i * Shape<D0, D1>::cols + j;
+      out.v[k] = detail::get(m, i, j) ? static_cast<U>(*p.v[k]) : fill;
+    }
+  return out;
+}
+
+// Scalar pointers: tl.load(ptr) on a single address.
+template <class T> TL_INLINE std::remove_const_t<T> load(T* p) { return *p; }
+
+// store(ptr, value, mask): value is cast to the pointee type and broadcast.
+template <class T, int D0, int D1, Operand V> TL_INLINE void store(const Ptr<T, D0, D1>& p, const V& value) {
+  using Sh = Shape<D0, D1>;
+  const auto& v = eval(value);
+  using VB = std::remove_cvref_t<decltype(v)>;
+  for (int i = 0; i < Sh::rows; ++i) {
+    if constexpr (is_block_v<VB>) {
+      const bool rowBroadcast = VB::rows == 1;
+      detail::storeRow<T, element_t<VB>, Sh::cols>(p.base + p.row[i],
+                                                   v.v + (rowBroadcast ? 0 : i * VB::cols),
+                                                   VB::cols == 1, p.colStep, 0, Sh::cols);
+    } else {
+      detail::storeRow<T, VB, Sh::cols>(p.base + p.row[i], &v, true, p.colStep, 0, Sh::cols);
+    }
+  }
+}
+
+template <class T, int D0, int D1, Operand V, int M0, int M1>
+TL_INLINE void store(const Ptr<T, D0, D1>& p, const V& value, const LinMask<M0, M1>& mask) {
+  using Sh = Shape<D0, D1>;
+  const auto& v = eval(value);
+  using VB = std::remove_cvref_t<decltype(v)>;
+  if (!mask.structured) {
+    for (int i = 0; i < Sh::rows; ++i)
+      for (int j = 0; j < Sh::cols; ++j)
+        if (detail::get(mask.lanes, i, j)) *p.address(i, j) = static_cast<T>(detail::get(v, i, j));
+    return;
+  }
+  Rect<M0, M1> r = mask.rect;
+  detail::broadcastBounds(Shape<M0, M1>::rows, r.rowLo, r.rowHi);
+  detail::broadcastBounds(Shape<M0, M1>::cols, r.colLo, r.colHi);
+  for (int i = 0; i < Sh::rows; ++i) {
+    if (i < r.rowLo || i >= r.rowHi) continue;
+    if constexpr (is_block_v<VB>) {
+      const bool rowBroadcast = VB::rows == 1;
+      detail::storeRow<T, element_t<VB>, Sh::cols>(p.base + p.row[i],
+                                                   v.v + (rowBroadcast ? 0 : i * VB::cols),
+                                                   VB::cols == 1, p.colStep, r.colLo, r.colHi);
+    } else {
+      detail::storeRow<T, VB, Sh::cols>(p.base + p.row[i], &v, true, p.colStep, r.colLo, r.colHi);
+    }
+  }
+}
+
+template <class T, int D0, int D1, Operand V, int M0, int M1>
+TL_INLINE void store(const Ptr<T, D0, D1>& p, const V& value, const Block<bool, M0, M1>& mask) {
+  const auto& v = eval(value);
+  for (int i = 0; i < Shape<D0, D1>::rows; ++i)
+    for (int j = 0; j < Shape<D0, D1>::cols; ++j)
+      if (detail::get(mask, i, j)) *p.address(i, j) = static_cast<T>(detail::get(v, i, j));
+}
+
+// Scatters through a block of pointers.
+template <class T, int D0, int D1, Operand V>
+TL_INLINE void store(const Block<T*, D0, D1>& p, const V& value) {
+  const auto& v = eval(value);
+  for (int i = 0; i < Shape<D0, D1>::rows; ++i)
+    for (int j = 0; j < Shape<D0, D1>::cols; ++j)
+      *p.v[i * Shape<D0, D1>::cols + j] = static_cast<T>(detail::get(v, i, j));
+}
+template <class T, int D0, int D1, Operand V, Tensor M>
+TL_INLINE void store(const Block<T*, D0, D1>& p, const V& value, const M& mask) {
+  const auto& v = eval(value);
+  const auto& m = eval(mask);
+  for (int i = 0; i < Shape<D0, D1>::rows; ++i)
+    for (int j = 0; j < Shape<D0, D1>::cols; ++j)
+      if (detail::get(m, i, j))
+        *p.v[i * Shape<D0, D1>::cols + j] = static_cast<T>(detail::get(v, i, j));
+}
+
+// Scalar store.
+template <class T, Scalar V> TL_INLINE void store(T* p, V value) { *p = static_cast<T>(value); }
+
+} // namespace tcpu::tl
+
+#endif

@@ -1,0 +1,66 @@
+// The one place where tl touches the machine it runs on: inlining, atomics,
+// and the runtime services a kernel calls (printing, assertion failures).
+// Everything else in tl is plain C++20 that any clang target compiles, so the
+// same kernel files also build for NVIDIA GPUs (issue 6 fills in that branch).
+#ifndef TCPU_TL_PLATFORM_H
+#define TCPU_TL_PLATFORM_H
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "tcpu/kernel_abi.h"
+
+#define TL_INLINE inline __attribute__((always_inline))
+
+namespace tcpu::tl::platform {
+
+// Atomics: sequentially consistent by default is stronger than Triton's
+// acq_rel, which is what the tutorials' spin locks rely on.
+template <class T> TL_INLINE T atomicLoad(const T* p) {
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+// Compare-and-swap returning the value seen (Triton's atomic_cas).
+template <class T> TL_INLINE T atomicCas(T* p, T expected, T desired) {
+  __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+  return expected;
+}
+
+// Read-modify-write through a compare-and-swap loop on the value's bits, so
+// floating-point add/max/min need nothing from the target beyond CAS.
+template <class T, class F> TL_INLINE T atomicUpdate(T* p, F update) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomics work on 32- and 64-bit values");
+  using Word = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  auto* word = reinterpret_cast<Word*>(p);
+  Word seen = __atomic_load_n(word, __ATOMIC_RELAXED);
+  for (;;) {
+    T old;
+    std::memcpy(&old, &seen, sizeof(T));
+    const T next = update(old);
+    Word desired;
+    std::memcpy(&desired, &next, sizeof(T));
+    if (__atomic_compare_exchange_n(word, &seen, desired, true, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_RELAXED))
+      return old;
+  }
+}
+
+template <class T> TL_INLINE T atomicExchange(T* p, T value) {
+  return atomicUpdate(p, [value](T) { return value; });
+}
+
+TL_INLINE void spinPause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Runtime services (libtcpu_runtime exports them; JIT'd kernels resolve them
+// from the process).
+TL_INLINE void print(const tcpuPrintRecord* record) { tcpuKernelPrint(record); }
+TL_INLINE void assertFailed(const tcpuAssertRecord* record) { tcpuKernelAssertFail(record); }
+
+} // namespace tcpu::tl::platform
+
+#endif

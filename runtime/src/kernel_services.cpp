@@ -1,0 +1,176 @@
+// tcpuKernelPrint and tcpuKernelAssertFail: the runtime functions behind tl's
+// device_print and device_assert.
+#include "kernel_services.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+#include "tcpu/kernel_abi.h"
+
+namespace tcpu::detail {
+namespace {
+
+// The launch whose programs this thread is running (null outside launches).
+thread_local AssertFailures* currentFailures = nullptr;
+
+// One lock for all printing, so a call's lines stay together.
+std::mutex& printMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+float halfToFloat(uint16_t h) {
+  const uint32_t sign = (h & 0x8000u) << 16;
+  const uint32_t exponent = (h >> 10) & 0x1f;
+  uint32_t mantissa = h & 0x3ffu;
+  uint32_t bits;
+  if (exponent == 0x1f) {
+    bits = sign | 0x7f800000u | (mantissa << 13);
+  } else if (exponent != 0) {
+    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+  } else if (mantissa == 0) {
+    bits = sign;
+  } else { // subnormal: normalize
+    int shift = 0;
+    while ((mantissa & 0x400u) == 0) mantissa <<= 1, ++shift;
+    bits = sign | (static_cast<uint32_t>(113 - shift) << 23) | ((mantissa & 0x3ffu) << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+template <class T> T read(const void* values, uint64_t index) {
+  T value;
+  std::memcpy(&value, static_cast<const char*>(values) + index * sizeof(T), sizeof(T));
+  return value;
+}
+
+// Formats element `index` into `out`; false for an unknown type.
+bool formatValue(const tcpuPrintRecord& r, uint64_t index, char* out, size_t size) {
+  const bool hex = r.hex != 0;
+  switch (static_cast<tcpuDataType>(r.type)) {
+  case TCPU_TYPE_I1:
+    std::snprintf(out, size, "%d", read<uint8_t>(r.values, index) ? 1 : 0);
+    return true;
+  case TCPU_TYPE_I8:
+    std::snprintf(out, size, hex ? "0x%" PRIx8 : "%" PRId8, read<int8_t>(r.values, index));
+    return true;
+  case TCPU_TYPE_I16:
+    std::snprintf(out, size, hex ? "0x%" PRIx16 : "%" PRId16, read<int16_t>(r.values, index));
+    return true;
+  case TCPU_TYPE_I32:
+    std::snprintf(out, size, hex ? "0x%" PRIx32 : "%" PRId32, read<int32_t>(r.values, index));
+    return true;
+  case TCPU_TYPE_I64:
+    std::snprintf(out, size, hex ? "0x%" PRIx64 : "%" PRId64, read<int64_t>(r.values, index));
+    return true;
+  case TCPU_TYPE_U8:
+    std::snprintf(out, size, hex ? "0x%" PRIx8 : "%" PRIu8, read<uint8_t>(r.values, index));
+    return true;
+  case TCPU_TYPE_U16:
+    std::snprintf(out, size, hex ? "0x%" PRIx16 : "%" PRIu16, read<uint16_t>(r.values, index));
+    return true;
+  case TCPU_TYPE_U32:
+    std::snprintf(out, size, hex ? "0x%" PRIx32 : "%" PRIu32, read<uint32_t>(r.values, index));
+    return true;
+  case TCPU_TYPE_U64:
+    std::snprintf(out, size, hex ? "0x%" PRIx64 : "%" PRIu64, read<uint64_t>(r.values, index));
+    return true;
+  case TCPU_TYPE_FP16:
+    std::snprintf(out, size, "%.6g", static_cast<double>(halfToFloat(read<uint16_t>(r.values, index))));
+    return true;
+  case TCPU_TYPE_BF16: {
+    const uint32_t bits = static_cast<uint32_t>(read<uint16_t>(r.values, index)) << 16;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    std::snprintf(out, size, "%.6g", static_cast<double>(f));
+    return true;
+  }
+  case TCPU_TYPE_FP32:
+    std::snprintf(out, size, "%.9g", static_cast<double>(read<float>(r.values, index)));
+    return true;
+  case TCPU_TYPE_FP64:
+    std::snprintf(out, size, "%.17g", read<double>(r.values, index));
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+void AssertFailures::record(std::string message) {
+  std::lock_guard lock(mutex_);
+  if (failed_.load(std::memory_order_relaxed)) return;
+  first_ = std::move(message);
+  failed_.store(true, std::memory_order_release);
+}
+
+Status AssertFailures::status() const {
+  if (!any()) return {};
+  std::lock_guard lock(mutex_);
+  return Status(TCPU_ERROR_ASSERT, first_);
+}
+
+AssertScope::AssertScope(AssertFailures* failures) : previous_(currentFailures) {
+  currentFailures = failures;
+}
+AssertScope::~AssertScope() { currentFailures = previous_; }
+
+} // namespace tcpu::detail
+
+extern "C" TCPU_API void tcpuKernelPrint(const tcpuPrintRecord* record) {
+  if (!record) return;
+  const tcpuPrintRecord& r = *record;
+  const char* prefix = r.prefix ? r.prefix : "";
+  const uint64_t rows = r.rank == 2 ? r.shape[0] : 1;
+  const uint64_t cols = r.rank == 0 ? 1 : (r.rank == 1 ? r.shape[0] : r.shape[1]);
+  std::string text;
+  char value[64];
+  char line[160];
+  for (uint64_t i = 0; i < rows; ++i)
+    for (uint64_t j = 0; j < cols; ++j) {
+      if (!tcpu::detail::formatValue(r, i * cols + j, value, sizeof value))
+        std::snprintf(value, sizeof value, "<type %" PRIu32 ">", r.type);
+      if (r.rank == 0)
+        std::snprintf(line, sizeof line, "pid (%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") idx () ",
+                      r.programId[0], r.programId[1], r.programId[2]);
+      else if (r.rank == 1)
+        std::snprintf(line, sizeof line,
+                      "pid (%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") idx (%" PRIu64 ") ",
+                      r.programId[0], r.programId[1], r.programId[2], j);
+      else
+        std::snprintf(line, sizeof line,
+                      "pid (%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") idx (%" PRIu64 ", %" PRIu64 ") ",
+                      r.programId[0], r.programId[1], r.programId[2], i, j);
+      text += line;
+      text += prefix;
+      // "x" prints as "x: 1", as Triton separates its prefix from the value.
+      const size_t length = std::strlen(prefix);
+      if (length > 0 && prefix[length - 1] != ' ' && prefix[length - 1] != ':') text += ':';
+      if (length > 0 && prefix[length - 1] != ' ') text += ' ';
+      text += value;
+      text += '\n';
+    }
+  std::lock_guard lock(tcpu::detail::printMutex());
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+extern "C" TCPU_API void tcpuKernelAssertFail(const tcpuAssertRecord* record) {
+  if (!record) return;
+  const tcpuAssertRecord& r = *record;
+  std::string message = tcpu::concat(
+      "device_assert failed in program (", r.programId[0], ", ", r.programId[1], ", ",
+      r.programId[2], ") at ", r.file ? r.file : "?", ":", r.line,
+      r.function ? std::string(" in ") + r.function : std::string(), ": ",
+      r.message ? r.message : "");
+  if (tcpu::detail::currentFailures) {
+    tcpu::detail::currentFailures->record(std::move(message));
+  } else {
+    std::lock_guard lock(tcpu::detail::printMutex());
+    std::fprintf(stderr, "%s\n", message.c_str());
+  }
+}
