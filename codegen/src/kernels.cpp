@@ -25,8 +25,8 @@ bool isKernel(const llvm::Function& function) {
   // Inline and template functions (linkonce) are helpers, not kernels, unless a
   // tag named them (applyKernelTags made them external).
   if (function.isDeclaration() || function.hasLocalLinkage() || function.hasLinkOnceLinkage() ||
-      function.hasAvailableExternallyLinkage() ||
-      !function.getReturnType()->isVoidTy() || function.arg_size() < kProgramValues)
+      function.hasAvailableExternallyLinkage() || !function.getReturnType()->isVoidTy() ||
+      function.arg_size() < kProgramValues)
     return false;
   for (size_t i = function.arg_size() - kProgramValues; i < function.arg_size(); ++i)
     if (!function.getArg(static_cast<unsigned>(i))->getType()->isIntegerTy(32)) return false;
@@ -270,7 +270,8 @@ Status applyKernelTags(llvm::Module& module) {
     if (llvm::Function* existing = module.getFunction(name); existing && existing != function)
       return Status(TCPU_ERROR_INVALID_SOURCE,
                     concat("kernel name '", name, "' is used twice in the module"));
-    llvm::removeFromUsedLists(module, [tag](llvm::Constant* c) { return c->stripPointerCasts() == tag; });
+    llvm::removeFromUsedLists(module,
+                              [tag](llvm::Constant* c) { return c->stripPointerCasts() == tag; });
     tag->eraseFromParent();
     if (std::find(named.begin(), named.end(), function) != named.end()) {
       llvm::ValueToValueMapTy map;

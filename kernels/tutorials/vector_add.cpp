@@ -3,7 +3,8 @@
 
 namespace tl = tcpu::tl;
 
-template <int BLOCK_SIZE> struct add_kernel : tl::program {
+template <int BLOCK_SIZE>
+struct add_kernel : tl::program {
   void operator()(const float* x_ptr, const float* y_ptr, float* output_ptr,
                   int32_t n_elements) const {
     const int32_t pid = program_id(0);

@@ -33,7 +33,8 @@ float halfToFloat(uint16_t h) {
     bits = sign;
   } else { // subnormal: normalize
     int shift = 0;
-    while ((mantissa & 0x400u) == 0) mantissa <<= 1, ++shift;
+    while ((mantissa & 0x400u) == 0)
+      mantissa <<= 1, ++shift;
     bits = sign | (static_cast<uint32_t>(113 - shift) << 23) | ((mantissa & 0x3ffu) << 13);
   }
   float f;
@@ -41,7 +42,8 @@ float halfToFloat(uint16_t h) {
   return f;
 }
 
-template <class T> T read(const void* values, uint64_t index) {
+template <class T>
+T read(const void* values, uint64_t index) {
   T value;
   std::memcpy(&value, static_cast<const char*>(values) + index * sizeof(T), sizeof(T));
   return value;
@@ -79,7 +81,8 @@ bool formatValue(const tcpuPrintRecord& r, uint64_t index, char* out, size_t siz
     std::snprintf(out, size, hex ? "0x%" PRIx64 : "%" PRIu64, read<uint64_t>(r.values, index));
     return true;
   case TCPU_TYPE_FP16:
-    std::snprintf(out, size, "%.6g", static_cast<double>(halfToFloat(read<uint16_t>(r.values, index))));
+    std::snprintf(out, size, "%.6g",
+                  static_cast<double>(halfToFloat(read<uint16_t>(r.values, index))));
     return true;
   case TCPU_TYPE_BF16: {
     const uint32_t bits = static_cast<uint32_t>(read<uint16_t>(r.values, index)) << 16;
@@ -117,7 +120,9 @@ Status AssertFailures::status() const {
 AssertScope::AssertScope(AssertFailures* failures) : previous_(currentFailures) {
   currentFailures = failures;
 }
-AssertScope::~AssertScope() { currentFailures = previous_; }
+AssertScope::~AssertScope() {
+  currentFailures = previous_;
+}
 
 } // namespace tcpu::detail
 
@@ -162,11 +167,11 @@ extern "C" TCPU_API void tcpuKernelPrint(const tcpuPrintRecord* record) {
 extern "C" TCPU_API void tcpuKernelAssertFail(const tcpuAssertRecord* record) {
   if (!record) return;
   const tcpuAssertRecord& r = *record;
-  std::string message = tcpu::concat(
-      "device_assert failed in program (", r.programId[0], ", ", r.programId[1], ", ",
-      r.programId[2], ") at ", r.file ? r.file : "?", ":", r.line,
-      r.function ? std::string(" in ") + r.function : std::string(), ": ",
-      r.message ? r.message : "");
+  std::string message =
+      tcpu::concat("device_assert failed in program (", r.programId[0], ", ", r.programId[1], ", ",
+                   r.programId[2], ") at ", r.file ? r.file : "?", ":", r.line,
+                   r.function ? std::string(" in ") + r.function : std::string(), ": ",
+                   r.message ? r.message : "");
   if (tcpu::detail::currentFailures) {
     tcpu::detail::currentFailures->record(std::move(message));
   } else {

@@ -97,13 +97,13 @@ typedef struct tcpuKernelDesc {
 
 /* One device_print call: a scalar or a block of 1 or 2 dimensions. */
 typedef struct tcpuPrintRecord {
-  const char* prefix;      /* text before the values, as tl.device_print's prefix */
-  uint32_t programId[3];   /* the printing program */
-  uint32_t type;           /* tcpuDataType of the values */
-  uint32_t rank;           /* 0 (scalar), 1 or 2 */
-  uint32_t shape[2];       /* rank 1: shape[0] elements; rank 2: shape[0] x shape[1] */
-  const void* values;      /* row-major */
-  uint32_t hex;            /* nonzero: integers in hexadecimal */
+  const char* prefix;    /* text before the values, as tl.device_print's prefix */
+  uint32_t programId[3]; /* the printing program */
+  uint32_t type;         /* tcpuDataType of the values */
+  uint32_t rank;         /* 0 (scalar), 1 or 2 */
+  uint32_t shape[2];     /* rank 1: shape[0] elements; rank 2: shape[0] x shape[1] */
+  const void* values;    /* row-major */
+  uint32_t hex;          /* nonzero: integers in hexadecimal */
 } tcpuPrintRecord;
 
 /* A failed device_assert. */

@@ -7,27 +7,34 @@
 
 namespace tcpu::tl {
 
-template <class T, Scalar V> TL_INLINE T atomic_add(T* p, V value) {
-  return platform::atomicUpdate(p, [value](T old) { return static_cast<T>(old + static_cast<T>(value)); });
+template <class T, Scalar V>
+TL_INLINE T atomic_add(T* p, V value) {
+  return platform::atomicUpdate(
+      p, [value](T old) { return static_cast<T>(old + static_cast<T>(value)); });
 }
-template <class T, Scalar V> TL_INLINE T atomic_max(T* p, V value) {
+template <class T, Scalar V>
+TL_INLINE T atomic_max(T* p, V value) {
   return platform::atomicUpdate(
       p, [value](T old) { return detail::maxOf(old, static_cast<T>(value), PropagateNan::none); });
 }
-template <class T, Scalar V> TL_INLINE T atomic_min(T* p, V value) {
+template <class T, Scalar V>
+TL_INLINE T atomic_min(T* p, V value) {
   return platform::atomicUpdate(
       p, [value](T old) { return detail::minOf(old, static_cast<T>(value), PropagateNan::none); });
 }
-template <class T, Scalar V> TL_INLINE T atomic_xchg(T* p, V value) {
+template <class T, Scalar V>
+TL_INLINE T atomic_xchg(T* p, V value) {
   return platform::atomicExchange(p, static_cast<T>(value));
 }
-template <class T, Scalar C, Scalar V> TL_INLINE T atomic_cas(T* p, C compare, V value) {
+template <class T, Scalar C, Scalar V>
+TL_INLINE T atomic_cas(T* p, C compare, V value) {
   return platform::atomicCas(p, static_cast<T>(compare), static_cast<T>(value));
 }
 
 namespace detail {
 // Applies a scalar atomic to each lane of a pointer block (structured or not).
-template <class P, class V, class M, class F> TL_INLINE auto atomicLanes(const P& ptrs, const V& value, const M& mask, F op) {
+template <class P, class V, class M, class F>
+TL_INLINE auto atomicLanes(const P& ptrs, const V& value, const M& mask, F op) {
   const auto& p = eval(ptrs);
   const auto& v = eval(value);
   const auto& m = eval(mask);
@@ -43,10 +50,10 @@ template <class P, class V, class M, class F> TL_INLINE auto atomicLanes(const P
 }
 } // namespace detail
 
-#define TL_BLOCK_ATOMIC(name)                                                                     \
-  template <Tensor P, Operand V, Operand M = bool>                                                \
-  TL_INLINE auto name(const P& ptrs, const V& value, const M& mask = true) {                      \
-    return detail::atomicLanes(ptrs, value, mask, [](auto* p, auto v) { return name(p, v); });   \
+#define TL_BLOCK_ATOMIC(name)                                                                      \
+  template <Tensor P, Operand V, Operand M = bool>                                                 \
+  TL_INLINE auto name(const P& ptrs, const V& value, const M& mask = true) {                       \
+    return detail::atomicLanes(ptrs, value, mask, [](auto* p, auto v) { return name(p, v); });     \
   }
 TL_BLOCK_ATOMIC(atomic_add)
 TL_BLOCK_ATOMIC(atomic_max)

@@ -27,16 +27,19 @@ TL_INLINE void dotTile(const A* a, const A* b, A* c, int i0, int j0) {
   constexpr int C = N % kTileCols == 0 ? kTileCols : N;
   A tile[R][C];
   for (int r = 0; r < R; ++r)
-    for (int s = 0; s < C; ++s) tile[r][s] = c[(i0 + r) * N + j0 + s];
+    for (int s = 0; s < C; ++s)
+      tile[r][s] = c[(i0 + r) * N + j0 + s];
   for (int k = 0; k < K; ++k) {
     const A* brow = b + k * N + j0;
     for (int r = 0; r < R; ++r) {
       const A av = a[(i0 + r) * K + k];
-      for (int s = 0; s < C; ++s) tile[r][s] += av * brow[s];
+      for (int s = 0; s < C; ++s)
+        tile[r][s] += av * brow[s];
     }
   }
   for (int r = 0; r < R; ++r)
-    for (int s = 0; s < C; ++s) c[(i0 + r) * N + j0 + s] = tile[r][s];
+    for (int s = 0; s < C; ++s)
+      c[(i0 + r) * N + j0 + s] = tile[r][s];
 }
 
 } // namespace detail
@@ -49,16 +52,23 @@ TL_INLINE Block<Acc, M, N> dot(const Block<T, M, K>& a, const Block<U, K, N>& b,
   // Operands widen once per call (M*K + K*N conversions against M*N*K
   // multiply-adds), so the inner loop is all accumulator-type arithmetic.
   const auto& wa = [&]() -> decltype(auto) {
-    if constexpr (std::is_same_v<T, A>) return (a); else return a.template to<A>();
+    if constexpr (std::is_same_v<T, A>)
+      return (a);
+    else
+      return a.template to<A>();
   }();
   const auto& wb = [&]() -> decltype(auto) {
-    if constexpr (std::is_same_v<U, A>) return (b); else return b.template to<A>();
+    if constexpr (std::is_same_v<U, A>)
+      return (b);
+    else
+      return b.template to<A>();
   }();
   constexpr int R = M % detail::kTileRows == 0 ? detail::kTileRows : 1;
   constexpr int C = N % detail::kTileCols == 0 ? detail::kTileCols : N;
   Block<Acc, M, N> out = acc;
   for (int i0 = 0; i0 < M; i0 += R)
-    for (int j0 = 0; j0 < N; j0 += C) detail::dotTile<A, M, K, N>(wa.v, wb.v, out.v, i0, j0);
+    for (int j0 = 0; j0 < N; j0 += C)
+      detail::dotTile<A, M, K, N>(wa.v, wb.v, out.v, i0, j0);
   return out;
 }
 

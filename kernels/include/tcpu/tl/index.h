@@ -13,7 +13,8 @@ namespace tcpu::tl {
 
 // value(i, j) = base + i * rowStep + j * colStep, as int32 (Triton's arange
 // type). Rank 1 uses only colStep.
-template <int D0, int D1 = -1> struct Lin {
+template <int D0, int D1 = -1>
+struct Lin {
   using shape = Shape<D0, D1>;
   int64_t base = 0, rowStep = 0, colStep = 0;
 
@@ -27,16 +28,19 @@ template <int D0, int D1 = -1> struct Lin {
 };
 
 // tl.arange(START, END): END - START must be a power of two, as in Triton.
-template <int Start, int End> TL_INLINE Lin<End - Start> arange() {
+template <int Start, int End>
+TL_INLINE Lin<End - Start> arange() {
   static_assert(End > Start && ((End - Start) & (End - Start - 1)) == 0,
                 "arange: END - START must be a positive power of two");
   return {Start, 0, 1};
 }
 
-template <int D0, int D1> struct is_lin : std::false_type {};
+template <int D0, int D1>
+struct is_lin : std::false_type {};
 
 // Lanes (i, j) with rowLo <= i < rowHi and colLo <= j < colHi are true.
-template <int D0, int D1 = -1> struct Rect {
+template <int D0, int D1 = -1>
+struct Rect {
   using shape = Shape<D0, D1>;
   int64_t rowLo = 0, rowHi = shape::rows, colLo = 0, colHi = shape::cols;
 
@@ -54,7 +58,8 @@ template <int D0, int D1 = -1> struct Rect {
 
 // value(i, j) = row[i] + j * colStep, as int64 (the per-row part may be any
 // block, e.g. Triton's `(pid_m * BM + arange(0, BM)) % M`).
-template <int D0, int D1 = -1> struct Outer {
+template <int D0, int D1 = -1>
+struct Outer {
   using shape = Shape<D0, D1>;
   int64_t row[shape::rows];
   int64_t colStep = 0;
@@ -62,22 +67,26 @@ template <int D0, int D1 = -1> struct Outer {
   TL_INLINE Block<int64_t, D0, D1> eval() const {
     Block<int64_t, D0, D1> out;
     for (int i = 0; i < shape::rows; ++i)
-      for (int j = 0; j < shape::cols; ++j) out.v[i * shape::cols + j] = row[i] + j * colStep;
+      for (int j = 0; j < shape::cols; ++j)
+        out.v[i * shape::cols + j] = row[i] + j * colStep;
     return out;
   }
 };
 
 namespace detail {
 
-template <int D0, int D1> TL_INLINE Outer<D0, D1> toOuter(const Lin<D0, D1>& x) {
+template <int D0, int D1>
+TL_INLINE Outer<D0, D1> toOuter(const Lin<D0, D1>& x) {
   Outer<D0, D1> out;
-  for (int i = 0; i < Shape<D0, D1>::rows; ++i) out.row[i] = x.base + i * x.rowStep;
+  for (int i = 0; i < Shape<D0, D1>::rows; ++i)
+    out.row[i] = x.base + i * x.rowStep;
   out.colStep = x.colStep;
   return out;
 }
 
 // The Lin/Rect/Outer type of the broadcast of shapes A and B.
-template <template <int, int> class K, class A, class B> struct broadcast_lazy {
+template <template <int, int> class K, class A, class B>
+struct broadcast_lazy {
   static constexpr int rank = A::rank > B::rank ? A::rank : B::rank;
   static constexpr int rows = broadcastDim(A::rows, B::rows);
   static constexpr int cols = broadcastDim(A::cols, B::cols);
@@ -100,10 +109,18 @@ enum class Compare { less, lessEqual, greater, greaterEqual };
 TL_INLINE void solve(Compare c, int64_t base, int64_t bound, int64_t& lo, int64_t& hi) {
   const int64_t big = std::numeric_limits<int32_t>::max();
   switch (c) {
-  case Compare::less: lo = -big, hi = bound - base; break;
-  case Compare::lessEqual: lo = -big, hi = bound - base + 1; break;
-  case Compare::greater: lo = bound - base + 1, hi = big; break;
-  case Compare::greaterEqual: lo = bound - base, hi = big; break;
+  case Compare::less:
+    lo = -big, hi = bound - base;
+    break;
+  case Compare::lessEqual:
+    lo = -big, hi = bound - base + 1;
+    break;
+  case Compare::greater:
+    lo = bound - base + 1, hi = big;
+    break;
+  case Compare::greaterEqual:
+    lo = bound - base, hi = big;
+    break;
   }
 }
 
@@ -113,10 +130,14 @@ template <int D0, int D1, std::integral S>
 TL_INLINE Block<bool, D0, D1> compareExplicit(const Lin<D0, D1>& x, S bound, Compare c) {
   return zip(x.eval(), bound, [c](int32_t a, S b) -> bool {
     switch (c) {
-    case Compare::less: return a < b;
-    case Compare::lessEqual: return a <= b;
-    case Compare::greater: return a > b;
-    case Compare::greaterEqual: return a >= b;
+    case Compare::less:
+      return a < b;
+    case Compare::lessEqual:
+      return a <= b;
+    case Compare::greater:
+      return a > b;
+    case Compare::greaterEqual:
+      return a >= b;
     }
     return false;
   });
@@ -126,7 +147,8 @@ TL_INLINE Block<bool, D0, D1> compareExplicit(const Lin<D0, D1>& x, S bound, Com
 
 // The structured comparison result: a Rect when it can be one (checked at run
 // time, folded away when the steps are constants), otherwise a Block<bool>.
-template <int D0, int D1 = -1> struct LinMask {
+template <int D0, int D1 = -1>
+struct LinMask {
   Rect<D0, D1> rect;
   bool structured = true;
   Block<bool, D0, D1> lanes; // used when !structured
@@ -157,28 +179,36 @@ TL_INLINE LinMask<D0, D1> compare(const Lin<D0, D1>& x, S bound, Compare c) {
 }
 } // namespace detail
 
-template <int D0, int D1, std::integral S> TL_INLINE auto operator<(const Lin<D0, D1>& x, S b) {
+template <int D0, int D1, std::integral S>
+TL_INLINE auto operator<(const Lin<D0, D1>& x, S b) {
   return detail::compare(x, b, detail::Compare::less);
 }
-template <int D0, int D1, std::integral S> TL_INLINE auto operator<=(const Lin<D0, D1>& x, S b) {
+template <int D0, int D1, std::integral S>
+TL_INLINE auto operator<=(const Lin<D0, D1>& x, S b) {
   return detail::compare(x, b, detail::Compare::lessEqual);
 }
-template <int D0, int D1, std::integral S> TL_INLINE auto operator>(const Lin<D0, D1>& x, S b) {
+template <int D0, int D1, std::integral S>
+TL_INLINE auto operator>(const Lin<D0, D1>& x, S b) {
   return detail::compare(x, b, detail::Compare::greater);
 }
-template <int D0, int D1, std::integral S> TL_INLINE auto operator>=(const Lin<D0, D1>& x, S b) {
+template <int D0, int D1, std::integral S>
+TL_INLINE auto operator>=(const Lin<D0, D1>& x, S b) {
   return detail::compare(x, b, detail::Compare::greaterEqual);
 }
-template <int D0, int D1, std::integral S> TL_INLINE auto operator>(S b, const Lin<D0, D1>& x) {
+template <int D0, int D1, std::integral S>
+TL_INLINE auto operator>(S b, const Lin<D0, D1>& x) {
   return x < b;
 }
-template <int D0, int D1, std::integral S> TL_INLINE auto operator>=(S b, const Lin<D0, D1>& x) {
+template <int D0, int D1, std::integral S>
+TL_INLINE auto operator>=(S b, const Lin<D0, D1>& x) {
   return x <= b;
 }
-template <int D0, int D1, std::integral S> TL_INLINE auto operator<(S b, const Lin<D0, D1>& x) {
+template <int D0, int D1, std::integral S>
+TL_INLINE auto operator<(S b, const Lin<D0, D1>& x) {
   return x > b;
 }
-template <int D0, int D1, std::integral S> TL_INLINE auto operator<=(S b, const Lin<D0, D1>& x) {
+template <int D0, int D1, std::integral S>
+TL_INLINE auto operator<=(S b, const Lin<D0, D1>& x) {
   return x >= b;
 }
 
@@ -206,26 +236,33 @@ TL_INLINE auto operator&(const LinMask<A0, A1>& a, const LinMask<B0, B1>& b) {
 }
 
 // Affine arithmetic on Lin stays Lin.
-template <int D0, int D1, std::integral S> TL_INLINE Lin<D0, D1> operator+(const Lin<D0, D1>& x, S s) {
+template <int D0, int D1, std::integral S>
+TL_INLINE Lin<D0, D1> operator+(const Lin<D0, D1>& x, S s) {
   return {x.base + static_cast<int64_t>(s), x.rowStep, x.colStep};
 }
-template <int D0, int D1, std::integral S> TL_INLINE Lin<D0, D1> operator+(S s, const Lin<D0, D1>& x) {
+template <int D0, int D1, std::integral S>
+TL_INLINE Lin<D0, D1> operator+(S s, const Lin<D0, D1>& x) {
   return x + s;
 }
-template <int D0, int D1, std::integral S> TL_INLINE Lin<D0, D1> operator-(const Lin<D0, D1>& x, S s) {
+template <int D0, int D1, std::integral S>
+TL_INLINE Lin<D0, D1> operator-(const Lin<D0, D1>& x, S s) {
   return {x.base - static_cast<int64_t>(s), x.rowStep, x.colStep};
 }
-template <int D0, int D1, std::integral S> TL_INLINE Lin<D0, D1> operator-(S s, const Lin<D0, D1>& x) {
+template <int D0, int D1, std::integral S>
+TL_INLINE Lin<D0, D1> operator-(S s, const Lin<D0, D1>& x) {
   return {static_cast<int64_t>(s) - x.base, -x.rowStep, -x.colStep};
 }
-template <int D0, int D1, std::integral S> TL_INLINE Lin<D0, D1> operator*(const Lin<D0, D1>& x, S s) {
+template <int D0, int D1, std::integral S>
+TL_INLINE Lin<D0, D1> operator*(const Lin<D0, D1>& x, S s) {
   const auto k = static_cast<int64_t>(s);
   return {x.base * k, x.rowStep * k, x.colStep * k};
 }
-template <int D0, int D1, std::integral S> TL_INLINE Lin<D0, D1> operator*(S s, const Lin<D0, D1>& x) {
+template <int D0, int D1, std::integral S>
+TL_INLINE Lin<D0, D1> operator*(S s, const Lin<D0, D1>& x) {
   return x * s;
 }
-template <int D0, int D1> TL_INLINE Lin<D0, D1> operator-(const Lin<D0, D1>& x) {
+template <int D0, int D1>
+TL_INLINE Lin<D0, D1> operator-(const Lin<D0, D1>& x) {
   return {-x.base, -x.rowStep, -x.colStep};
 }
 template <int A0, int A1, int B0, int B1>
@@ -263,7 +300,8 @@ TL_INLINE auto operator+(const Lin<N, N1>& x, const Block<T, M, 1>& rows) {
 template <int D0, int D1, std::integral S>
 TL_INLINE Outer<D0, D1> operator+(const Outer<D0, D1>& x, S s) {
   Outer<D0, D1> out = x;
-  for (int i = 0; i < Shape<D0, D1>::rows; ++i) out.row[i] += static_cast<int64_t>(s);
+  for (int i = 0; i < Shape<D0, D1>::rows; ++i)
+    out.row[i] += static_cast<int64_t>(s);
   return out;
 }
 template <int D0, int D1, std::integral S>
@@ -274,7 +312,8 @@ template <int D0, int D1, std::integral S>
 TL_INLINE Outer<D0, D1> operator*(const Outer<D0, D1>& x, S s) {
   Outer<D0, D1> out = x;
   const auto k = static_cast<int64_t>(s);
-  for (int i = 0; i < Shape<D0, D1>::rows; ++i) out.row[i] *= k;
+  for (int i = 0; i < Shape<D0, D1>::rows; ++i)
+    out.row[i] *= k;
   out.colStep *= k;
   return out;
 }
@@ -284,11 +323,10 @@ TL_INLINE Outer<D0, D1> operator*(S s, const Outer<D0, D1>& x) {
 }
 template <int D0, int D1, int B0, int B1>
 TL_INLINE Outer<D0, D1> operator+(const Outer<D0, D1>& x, const Lin<B0, B1>& y) {
-  static_assert(detail::broadcast_lazy<Outer, Shape<D0, D1>, Shape<B0, B1>>::rows ==
-                        Shape<D0, D1>::rows &&
-                    detail::broadcast_lazy<Outer, Shape<D0, D1>, Shape<B0, B1>>::cols ==
-                        Shape<D0, D1>::cols,
-                "adding a Lin must not grow an Outer");
+  static_assert(
+      detail::broadcast_lazy<Outer, Shape<D0, D1>, Shape<B0, B1>>::rows == Shape<D0, D1>::rows &&
+          detail::broadcast_lazy<Outer, Shape<D0, D1>, Shape<B0, B1>>::cols == Shape<D0, D1>::cols,
+      "adding a Lin must not grow an Outer");
   Outer<D0, D1> out = x;
   for (int i = 0; i < Shape<D0, D1>::rows; ++i)
     out.row[i] += y.base + (Shape<B0, B1>::rows == 1 ? 0 : i * y.rowStep);
@@ -301,26 +339,31 @@ TL_INLINE Outer<D0, D1> operator+(const Lin<B0, B1>& y, const Outer<D0, D1>& x) 
 }
 
 // x[:, None] is expand_dims<1>(x); x[None, :] is expand_dims<0>(x).
-template <int Axis, class T, int N> TL_INLINE auto expand_dims(const Block<T, N>& x) {
+template <int Axis, class T, int N>
+TL_INLINE auto expand_dims(const Block<T, N>& x) {
   static_assert(Axis == 0 || Axis == 1, "expand_dims: axis is 0 or 1");
   if constexpr (Axis == 0) {
     Block<T, 1, N> out;
-    for (int k = 0; k < N; ++k) out.v[k] = x.v[k];
+    for (int k = 0; k < N; ++k)
+      out.v[k] = x.v[k];
     return out;
   } else {
     Block<T, N, 1> out;
-    for (int k = 0; k < N; ++k) out.v[k] = x.v[k];
+    for (int k = 0; k < N; ++k)
+      out.v[k] = x.v[k];
     return out;
   }
 }
-template <int Axis, int N> TL_INLINE auto expand_dims(const Lin<N>& x) {
+template <int Axis, int N>
+TL_INLINE auto expand_dims(const Lin<N>& x) {
   static_assert(Axis == 0 || Axis == 1, "expand_dims: axis is 0 or 1");
   if constexpr (Axis == 0)
     return Lin<1, N>{x.base, 0, x.colStep};
   else
     return Lin<N, 1>{x.base, x.colStep, 0};
 }
-template <int Axis, int N> TL_INLINE auto expand_dims(const LinMask<N>& x) {
+template <int Axis, int N>
+TL_INLINE auto expand_dims(const LinMask<N>& x) {
   static_assert(Axis == 0 || Axis == 1, "expand_dims: axis is 0 or 1");
   using R = std::conditional_t<Axis == 0, LinMask<1, N>, LinMask<N, 1>>;
   R out;
@@ -331,13 +374,20 @@ template <int Axis, int N> TL_INLINE auto expand_dims(const LinMask<N>& x) {
     out.rect.rowLo = x.rect.colLo, out.rect.rowHi = x.rect.colHi;
   }
   if (!x.structured)
-    for (int k = 0; k < N; ++k) out.lanes.v[k] = x.lanes.v[k];
+    for (int k = 0; k < N; ++k)
+      out.lanes.v[k] = x.lanes.v[k];
   return out;
 }
 
 // Sugar for the two expand_dims: col(x) is x[:, None], row(x) is x[None, :].
-template <class X> TL_INLINE auto col(const X& x) { return expand_dims<1>(x); }
-template <class X> TL_INLINE auto row(const X& x) { return expand_dims<0>(x); }
+template <class X>
+TL_INLINE auto col(const X& x) {
+  return expand_dims<1>(x);
+}
+template <class X>
+TL_INLINE auto row(const X& x) {
+  return expand_dims<0>(x);
+}
 
 } // namespace tcpu::tl
 

@@ -11,7 +11,8 @@
 
 namespace tcpu::tl {
 
-template <class T, int D0, int D1 = -1> struct Ptr {
+template <class T, int D0, int D1 = -1>
+struct Ptr {
   using shape = Shape<D0, D1>;
   T* base;
   int64_t row[shape::rows];
@@ -21,31 +22,38 @@ template <class T, int D0, int D1 = -1> struct Ptr {
   TL_INLINE Block<T*, D0, D1> eval() const {
     Block<T*, D0, D1> out;
     for (int i = 0; i < shape::rows; ++i)
-      for (int j = 0; j < shape::cols; ++j) out.v[i * shape::cols + j] = address(i, j);
+      for (int j = 0; j < shape::cols; ++j)
+        out.v[i * shape::cols + j] = address(i, j);
     return out;
   }
   // Advancing every pointer by a scalar: Triton's `a_ptrs += BLOCK_K * stride`.
-  template <std::integral S> TL_INLINE Ptr& operator+=(S s) {
+  template <std::integral S>
+  TL_INLINE Ptr& operator+=(S s) {
     base += s;
     return *this;
   }
-  template <std::integral S> TL_INLINE Ptr& operator-=(S s) {
+  template <std::integral S>
+  TL_INLINE Ptr& operator-=(S s) {
     base -= s;
     return *this;
   }
 };
 
-template <class T, int D0, int D1> TL_INLINE Ptr<T, D0, D1> operator+(T* p, const Outer<D0, D1>& x) {
+template <class T, int D0, int D1>
+TL_INLINE Ptr<T, D0, D1> operator+(T* p, const Outer<D0, D1>& x) {
   Ptr<T, D0, D1> out;
   out.base = p;
-  for (int i = 0; i < Shape<D0, D1>::rows; ++i) out.row[i] = x.row[i];
+  for (int i = 0; i < Shape<D0, D1>::rows; ++i)
+    out.row[i] = x.row[i];
   out.colStep = Shape<D0, D1>::cols == 1 ? 0 : x.colStep;
   return out;
 }
-template <class T, int D0, int D1> TL_INLINE Ptr<T, D0, D1> operator+(T* p, const Lin<D0, D1>& x) {
+template <class T, int D0, int D1>
+TL_INLINE Ptr<T, D0, D1> operator+(T* p, const Lin<D0, D1>& x) {
   return p + detail::toOuter(x);
 }
-template <class T, int D0, int D1> TL_INLINE Ptr<T, D0, D1> operator+(const Lin<D0, D1>& x, T* p) {
+template <class T, int D0, int D1>
+TL_INLINE Ptr<T, D0, D1> operator+(const Lin<D0, D1>& x, T* p) {
   return p + x;
 }
 template <class T, int D0, int D1, std::integral S>
@@ -56,7 +64,8 @@ template <class T, int D0, int D1>
 TL_INLINE Ptr<T, D0, D1> operator+(const Ptr<T, D0, D1>& p, const Lin<D0, D1>& x) {
   Ptr<T, D0, D1> out = p;
   const Outer<D0, D1> o = detail::toOuter(x);
-  for (int i = 0; i < Shape<D0, D1>::rows; ++i) out.row[i] += o.row[i];
+  for (int i = 0; i < Shape<D0, D1>::rows; ++i)
+    out.row[i] += o.row[i];
   out.colStep += o.colStep;
   return out;
 }
@@ -65,7 +74,8 @@ template <class T, class I, int D0, int D1>
   requires std::is_integral_v<I>
 TL_INLINE Block<T*, D0, D1> operator+(T* p, const Block<I, D0, D1>& offsets) {
   Block<T*, D0, D1> out;
-  for (int k = 0; k < Block<I, D0, D1>::size; ++k) out.v[k] = p + offsets.v[k];
+  for (int k = 0; k < Block<I, D0, D1>::size; ++k)
+    out.v[k] = p + offsets.v[k];
   return out;
 }
 
@@ -76,19 +86,25 @@ template <class T, class U, int N>
 TL_INLINE void loadRow(U* out, const T* p, int64_t step, int64_t lo, int64_t hi, U other) {
   if (lo <= 0 && hi >= N) {
     if (step == 1)
-      for (int j = 0; j < N; ++j) out[j] = static_cast<U>(p[j]);
+      for (int j = 0; j < N; ++j)
+        out[j] = static_cast<U>(p[j]);
     else
-      for (int j = 0; j < N; ++j) out[j] = static_cast<U>(p[j * step]);
+      for (int j = 0; j < N; ++j)
+        out[j] = static_cast<U>(p[j * step]);
     return;
   }
   const int first = lo < 0 ? 0 : (lo > N ? N : static_cast<int>(lo));
   const int last = hi > N ? N : (hi < first ? first : static_cast<int>(hi));
-  for (int j = 0; j < first; ++j) out[j] = other;
+  for (int j = 0; j < first; ++j)
+    out[j] = other;
   if (step == 1)
-    for (int j = first; j < last; ++j) out[j] = static_cast<U>(p[j]);
+    for (int j = first; j < last; ++j)
+      out[j] = static_cast<U>(p[j]);
   else
-    for (int j = first; j < last; ++j) out[j] = static_cast<U>(p[j * step]);
-  for (int j = last; j < N; ++j) out[j] = other;
+    for (int j = first; j < last; ++j)
+      out[j] = static_cast<U>(p[j * step]);
+  for (int j = last; j < N; ++j)
+    out[j] = other;
 }
 
 template <class T, class V, int N>
@@ -98,13 +114,17 @@ TL_INLINE void storeRow(T* p, const V* in, bool broadcastValue, int64_t step, in
   const int last = hi > N ? N : (hi < first ? first : static_cast<int>(hi));
   if (broadcastValue) {
     const T value = static_cast<T>(in[0]);
-    for (int j = first; j < last; ++j) p[j * step] = value;
+    for (int j = first; j < last; ++j)
+      p[j * step] = value;
   } else if (step == 1 && first == 0 && last == N) {
-    for (int j = 0; j < N; ++j) p[j] = static_cast<T>(in[j]);
+    for (int j = 0; j < N; ++j)
+      p[j] = static_cast<T>(in[j]);
   } else if (step == 1) {
-    for (int j = first; j < last; ++j) p[j] = static_cast<T>(in[j]);
+    for (int j = first; j < last; ++j)
+      p[j] = static_cast<T>(in[j]);
   } else {
-    for (int j = first; j < last; ++j) p[j * step] = static_cast<T>(in[j]);
+    for (int j = first; j < last; ++j)
+      p[j * step] = static_cast<T>(in[j]);
   }
 }
 
@@ -117,8 +137,8 @@ TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Ptr<T, D0, D1>& p) {
   using Sh = Shape<D0, D1>;
   Block<U, D0, D1> out;
   for (int i = 0; i < Sh::rows; ++i)
-    detail::loadRow<T, U, Sh::cols>(out.v + i * Sh::cols, p.base + p.row[i], p.colStep, 0,
-                                    Sh::cols, U(0));
+    detail::loadRow<T, U, Sh::cols>(out.v + i * Sh::cols, p.base + p.row[i], p.colStep, 0, Sh::cols,
+                                    U(0));
   return out;
 }
 
@@ -166,7 +186,8 @@ TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Ptr<T, D0, D1>& p,
 template <class T, int D0, int D1>
 TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Block<T*, D0, D1>& p) {
   Block<std::remove_const_t<T>, D0, D1> out;
-  for (int k = 0; k < Block<T*, D0, D1>::size; ++k) out.v[k] = *p.v[k];
+  for (int k = 0; k < Block<T*, D0, D1>::size; ++k)
+    out.v[k] = *p.v[k];
   return out;
 }
 template <class T, int D0, int D1, Tensor M, class O = int>
@@ -185,10 +206,14 @@ TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Block<T*, D0, D1>& p,
 }
 
 // Scalar pointers: tl.load(ptr) on a single address.
-template <class T> TL_INLINE std::remove_const_t<T> load(T* p) { return *p; }
+template <class T>
+TL_INLINE std::remove_const_t<T> load(T* p) {
+  return *p;
+}
 
 // store(ptr, value, mask): value is cast to the pointee type and broadcast.
-template <class T, int D0, int D1, Operand V> TL_INLINE void store(const Ptr<T, D0, D1>& p, const V& value) {
+template <class T, int D0, int D1, Operand V>
+TL_INLINE void store(const Ptr<T, D0, D1>& p, const V& value) {
   using Sh = Shape<D0, D1>;
   const auto& v = eval(value);
   using VB = std::remove_cvref_t<decltype(v)>;
@@ -258,7 +283,10 @@ TL_INLINE void store(const Block<T*, D0, D1>& p, const V& value, const M& mask) 
 }
 
 // Scalar store.
-template <class T, Scalar V> TL_INLINE void store(T* p, V value) { *p = static_cast<T>(value); }
+template <class T, Scalar V>
+TL_INLINE void store(T* p, V value) {
+  *p = static_cast<T>(value);
+}
 
 } // namespace tcpu::tl
 

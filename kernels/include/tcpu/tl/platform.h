@@ -17,19 +17,22 @@ namespace tcpu::tl::platform {
 
 // Atomics: sequentially consistent by default is stronger than Triton's
 // acq_rel, which is what the tutorials' spin locks rely on.
-template <class T> TL_INLINE T atomicLoad(const T* p) {
+template <class T>
+TL_INLINE T atomicLoad(const T* p) {
   return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
 // Compare-and-swap returning the value seen (Triton's atomic_cas).
-template <class T> TL_INLINE T atomicCas(T* p, T expected, T desired) {
+template <class T>
+TL_INLINE T atomicCas(T* p, T expected, T desired) {
   __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
   return expected;
 }
 
 // Read-modify-write through a compare-and-swap loop on the value's bits, so
 // floating-point add/max/min need nothing from the target beyond CAS.
-template <class T, class F> TL_INLINE T atomicUpdate(T* p, F update) {
+template <class T, class F>
+TL_INLINE T atomicUpdate(T* p, F update) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomics work on 32- and 64-bit values");
   using Word = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
   auto* word = reinterpret_cast<Word*>(p);
@@ -40,13 +43,13 @@ template <class T, class F> TL_INLINE T atomicUpdate(T* p, F update) {
     const T next = update(old);
     Word desired;
     std::memcpy(&desired, &next, sizeof(T));
-    if (__atomic_compare_exchange_n(word, &seen, desired, true, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_RELAXED))
+    if (__atomic_compare_exchange_n(word, &seen, desired, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
       return old;
   }
 }
 
-template <class T> TL_INLINE T atomicExchange(T* p, T value) {
+template <class T>
+TL_INLINE T atomicExchange(T* p, T value) {
   return atomicUpdate(p, [value](T) { return value; });
 }
 
@@ -58,8 +61,12 @@ TL_INLINE void spinPause() {
 
 // Runtime services (libtcpu_runtime exports them; JIT'd kernels resolve them
 // from the process).
-TL_INLINE void print(const tcpuPrintRecord* record) { tcpuKernelPrint(record); }
-TL_INLINE void assertFailed(const tcpuAssertRecord* record) { tcpuKernelAssertFail(record); }
+TL_INLINE void print(const tcpuPrintRecord* record) {
+  tcpuKernelPrint(record);
+}
+TL_INLINE void assertFailed(const tcpuAssertRecord* record) {
+  tcpuKernelAssertFail(record);
+}
 
 } // namespace tcpu::tl::platform
 

@@ -18,18 +18,31 @@
 namespace tcpu::tl {
 
 namespace detail {
-template <class T> constexpr uint32_t dataType() {
+template <class T>
+constexpr uint32_t dataType() {
   using U = std::remove_cv_t<T>;
-  if constexpr (std::is_same_v<U, bool>) return TCPU_TYPE_I1;
-  else if constexpr (std::is_same_v<U, _Float16>) return TCPU_TYPE_FP16;
-  else if constexpr (std::is_same_v<U, __bf16>) return TCPU_TYPE_BF16;
-  else if constexpr (std::is_same_v<U, float>) return TCPU_TYPE_FP32;
-  else if constexpr (std::is_same_v<U, double>) return TCPU_TYPE_FP64;
+  if constexpr (std::is_same_v<U, bool>)
+    return TCPU_TYPE_I1;
+  else if constexpr (std::is_same_v<U, _Float16>)
+    return TCPU_TYPE_FP16;
+  else if constexpr (std::is_same_v<U, __bf16>)
+    return TCPU_TYPE_BF16;
+  else if constexpr (std::is_same_v<U, float>)
+    return TCPU_TYPE_FP32;
+  else if constexpr (std::is_same_v<U, double>)
+    return TCPU_TYPE_FP64;
   else if constexpr (std::is_integral_v<U> && std::is_signed_v<U>)
-    return sizeof(U) == 1 ? TCPU_TYPE_I8 : sizeof(U) == 2 ? TCPU_TYPE_I16 : sizeof(U) == 4 ? TCPU_TYPE_I32 : TCPU_TYPE_I64;
+    return sizeof(U) == 1   ? TCPU_TYPE_I8
+           : sizeof(U) == 2 ? TCPU_TYPE_I16
+           : sizeof(U) == 4 ? TCPU_TYPE_I32
+                            : TCPU_TYPE_I64;
   else if constexpr (std::is_integral_v<U>)
-    return sizeof(U) == 1 ? TCPU_TYPE_U8 : sizeof(U) == 2 ? TCPU_TYPE_U16 : sizeof(U) == 4 ? TCPU_TYPE_U32 : TCPU_TYPE_U64;
-  else return TCPU_TYPE_UNKNOWN;
+    return sizeof(U) == 1   ? TCPU_TYPE_U8
+           : sizeof(U) == 2 ? TCPU_TYPE_U16
+           : sizeof(U) == 4 ? TCPU_TYPE_U32
+                            : TCPU_TYPE_U64;
+  else
+    return TCPU_TYPE_UNKNOWN;
 }
 } // namespace detail
 
@@ -41,12 +54,14 @@ public:
 
   // tl.device_print(prefix, x): one line per element, prefixed with the
   // program ids; a call's lines are never interleaved with another's.
-  template <Operand X> void device_print(const char* prefix, const X& x, bool hex = false) const {
+  template <Operand X>
+  void device_print(const char* prefix, const X& x, bool hex = false) const {
     const auto& value = eval(x);
     using V = std::remove_cvref_t<decltype(value)>;
     tcpuPrintRecord record{};
     record.prefix = prefix;
-    for (int a = 0; a < 3; ++a) record.programId[a] = id_[a];
+    for (int a = 0; a < 3; ++a)
+      record.programId[a] = id_[a];
     record.hex = hex ? 1u : 0u;
     if constexpr (is_block_v<V>) {
       record.type = detail::dataType<element_t<V>>();
@@ -72,12 +87,16 @@ public:
     bool ok = true;
     if constexpr (Tensor<C>) {
       const auto& lanes = eval(cond);
-      for (int k = 0; k < std::remove_cvref_t<decltype(lanes)>::size; ++k) ok = ok && lanes.v[k];
+      for (int k = 0; k < std::remove_cvref_t<decltype(lanes)>::size; ++k)
+        ok = ok && lanes.v[k];
     } else {
       ok = static_cast<bool>(cond);
     }
     if (!ok) {
-      const tcpuAssertRecord record{message, where.file_name(), where.line(), where.function_name(),
+      const tcpuAssertRecord record{message,
+                                    where.file_name(),
+                                    where.line(),
+                                    where.function_name(),
                                     {id_[0], id_[1], id_[2]}};
       platform::assertFailed(&record);
     }
@@ -85,7 +104,8 @@ public:
   }
 
   // Set by the kernel's ABI function before the body runs.
-  TL_INLINE void setProgram(uint32_t x, uint32_t y, uint32_t z, uint32_t gx, uint32_t gy, uint32_t gz) {
+  TL_INLINE void setProgram(uint32_t x, uint32_t y, uint32_t z, uint32_t gx, uint32_t gy,
+                            uint32_t gz) {
     id_[0] = x, id_[1] = y, id_[2] = z;
     grid_[0] = gx, grid_[1] = gy, grid_[2] = gz;
   }
@@ -99,8 +119,10 @@ namespace detail {
 
 // The ABI function of kernel class K: its operator()'s parameters, then the
 // six program values.
-template <class K, class Body = decltype(&K::operator())> struct Entry;
-template <class K, class... A> struct EntryFor {
+template <class K, class Body = decltype(&K::operator())>
+struct Entry;
+template <class K, class... A>
+struct EntryFor {
   static void run(A... args, uint32_t x, uint32_t y, uint32_t z, uint32_t gx, uint32_t gy,
                   uint32_t gz) {
     K kernel;
@@ -108,8 +130,10 @@ template <class K, class... A> struct EntryFor {
     kernel(args...);
   }
 };
-template <class K, class... A> struct Entry<K, void (K::*)(A...) const> : EntryFor<K, A...> {};
-template <class K, class... A> struct Entry<K, void (K::*)(A...)> : EntryFor<K, A...> {};
+template <class K, class... A>
+struct Entry<K, void (K::*)(A...) const> : EntryFor<K, A...> {};
+template <class K, class... A>
+struct Entry<K, void (K::*)(A...)> : EntryFor<K, A...> {};
 
 } // namespace detail
 
@@ -121,10 +145,10 @@ template <class K, class... A> struct Entry<K, void (K::*)(A...)> : EntryFor<K, 
 // so one template yields many named specializations (softmax_256,
 // softmax_1024, ...), at build time (tcpu_add_kernels' SPECIALIZE) or in the
 // source itself.
-#define TL_KERNEL(name, ...)                                                                      \
-  static_assert(std::is_base_of_v<::tcpu::tl::program, __VA_ARGS__>,                              \
-                "TL_KERNEL: the kernel class must derive from tl::program");                      \
-  extern "C" __attribute__((used)) void (*const tcpu_tl_kernel_##name)() =                       \
+#define TL_KERNEL(name, ...)                                                                       \
+  static_assert(std::is_base_of_v<::tcpu::tl::program, __VA_ARGS__>,                               \
+                "TL_KERNEL: the kernel class must derive from tl::program");                       \
+  extern "C" __attribute__((used)) void (*const tcpu_tl_kernel_##name)() =                         \
       reinterpret_cast<void (*)()>(&::tcpu::tl::detail::Entry<__VA_ARGS__>::run)
 
 #endif

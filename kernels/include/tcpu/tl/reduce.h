@@ -20,44 +20,69 @@ template <class T>
 using sum_t = std::conditional_t<std::is_integral_v<T> && (sizeof(T) < 4), int32_t, compute_t<T>>;
 
 struct SumOp {
-  template <class A> static TL_INLINE A identity() { return A(0); }
-  template <class A> static TL_INLINE A combine(A a, A b) { return a + b; }
+  template <class A>
+  static TL_INLINE A identity() {
+    return A(0);
+  }
+  template <class A>
+  static TL_INLINE A combine(A a, A b) {
+    return a + b;
+  }
 };
 struct MaxOp {
-  template <class A> static TL_INLINE A identity() {
-    if constexpr (std::is_floating_point_v<A>) return -std::numeric_limits<A>::infinity();
-    else return std::numeric_limits<A>::lowest();
+  template <class A>
+  static TL_INLINE A identity() {
+    if constexpr (std::is_floating_point_v<A>)
+      return -std::numeric_limits<A>::infinity();
+    else
+      return std::numeric_limits<A>::lowest();
   }
-  template <class A> static TL_INLINE A combine(A a, A b) { return maxOf(a, b, PropagateNan::none); }
+  template <class A>
+  static TL_INLINE A combine(A a, A b) {
+    return maxOf(a, b, PropagateNan::none);
+  }
 };
 struct MinOp {
-  template <class A> static TL_INLINE A identity() {
-    if constexpr (std::is_floating_point_v<A>) return std::numeric_limits<A>::infinity();
-    else return std::numeric_limits<A>::max();
+  template <class A>
+  static TL_INLINE A identity() {
+    if constexpr (std::is_floating_point_v<A>)
+      return std::numeric_limits<A>::infinity();
+    else
+      return std::numeric_limits<A>::max();
   }
-  template <class A> static TL_INLINE A combine(A a, A b) { return minOf(a, b, PropagateNan::none); }
+  template <class A>
+  static TL_INLINE A combine(A a, A b) {
+    return minOf(a, b, PropagateNan::none);
+  }
 };
 
 // Reduces n contiguous values with kReduceLanes partials.
-template <class Op, class A, class T, int N> TL_INLINE A reduceRow(const T* x) {
+template <class Op, class A, class T, int N>
+TL_INLINE A reduceRow(const T* x) {
   if constexpr (N < kReduceLanes) {
     A acc = Op::template identity<A>();
-    for (int j = 0; j < N; ++j) acc = Op::combine(acc, static_cast<A>(x[j]));
+    for (int j = 0; j < N; ++j)
+      acc = Op::combine(acc, static_cast<A>(x[j]));
     return acc;
   } else {
     A lanes[kReduceLanes];
-    for (int l = 0; l < kReduceLanes; ++l) lanes[l] = static_cast<A>(x[l]);
+    for (int l = 0; l < kReduceLanes; ++l)
+      lanes[l] = static_cast<A>(x[l]);
     for (int j = kReduceLanes; j + kReduceLanes <= N; j += kReduceLanes)
-      for (int l = 0; l < kReduceLanes; ++l) lanes[l] = Op::combine(lanes[l], static_cast<A>(x[j + l]));
+      for (int l = 0; l < kReduceLanes; ++l)
+        lanes[l] = Op::combine(lanes[l], static_cast<A>(x[j + l]));
     for (int width = kReduceLanes / 2; width > 0; width /= 2)
-      for (int l = 0; l < width; ++l) lanes[l] = Op::combine(lanes[l], lanes[l + width]);
+      for (int l = 0; l < width; ++l)
+        lanes[l] = Op::combine(lanes[l], lanes[l + width]);
     A acc = lanes[0];
-    for (int j = N - N % kReduceLanes; j < N; ++j) acc = Op::combine(acc, static_cast<A>(x[j]));
+    for (int j = N - N % kReduceLanes; j < N; ++j)
+      acc = Op::combine(acc, static_cast<A>(x[j]));
     return acc;
   }
 }
 
-template <class Op, class A, int Axis, class X> TL_INLINE auto reduce(const X& x) {
+template <class Op, class A, int Axis, class X>
+TL_INLINE auto reduce(const X& x) {
   const auto& b = eval(x);
   using B = std::remove_cvref_t<decltype(b)>;
   if constexpr (B::rank == 1) {
@@ -67,12 +92,14 @@ template <class Op, class A, int Axis, class X> TL_INLINE auto reduce(const X& x
     return reduceRow<Op, A, element_t<B>, B::size>(b.v);
   } else if constexpr (Axis == 1) {
     Block<A, B::rows> out;
-    for (int i = 0; i < B::rows; ++i) out.v[i] = reduceRow<Op, A, element_t<B>, B::cols>(b.v + i * B::cols);
+    for (int i = 0; i < B::rows; ++i)
+      out.v[i] = reduceRow<Op, A, element_t<B>, B::cols>(b.v + i * B::cols);
     return out;
   } else {
     static_assert(Axis == 0, "reduction axis is 0 or 1");
     Block<A, B::cols> out;
-    for (int j = 0; j < B::cols; ++j) out.v[j] = static_cast<A>(b.v[j]);
+    for (int j = 0; j < B::cols; ++j)
+      out.v[j] = static_cast<A>(b.v[j]);
     for (int i = 1; i < B::rows; ++i)
       for (int j = 0; j < B::cols; ++j)
         out.v[j] = Op::combine(out.v[j], static_cast<A>(b.v[i * B::cols + j]));
@@ -83,7 +110,8 @@ template <class Op, class A, int Axis, class X> TL_INLINE auto reduce(const X& x
 // argmax/argmin along a row: first index of the extreme; a NaN counts as
 // greater than everything for argmax and smaller for argmin, as Triton's
 // combine functions treat `a != a`.
-template <bool Max, class T, int N> TL_INLINE int32_t argRow(const T* x, int64_t stride) {
+template <bool Max, class T, int N>
+TL_INLINE int32_t argRow(const T* x, int64_t stride) {
   using C = compute_t<T>;
   C best = static_cast<C>(x[0]);
   int32_t index = 0;
@@ -99,7 +127,8 @@ template <bool Max, class T, int N> TL_INLINE int32_t argRow(const T* x, int64_t
   return index;
 }
 
-template <bool Max, int Axis, class X> TL_INLINE auto argReduce(const X& x) {
+template <bool Max, int Axis, class X>
+TL_INLINE auto argReduce(const X& x) {
   const auto& b = eval(x);
   using B = std::remove_cvref_t<decltype(b)>;
   using T = element_t<B>;
@@ -107,12 +136,14 @@ template <bool Max, int Axis, class X> TL_INLINE auto argReduce(const X& x) {
     return argRow<Max, T, B::cols>(b.v, 1);
   } else if constexpr (Axis == 1) {
     Block<int32_t, B::rows> out;
-    for (int i = 0; i < B::rows; ++i) out.v[i] = argRow<Max, T, B::cols>(b.v + i * B::cols, 1);
+    for (int i = 0; i < B::rows; ++i)
+      out.v[i] = argRow<Max, T, B::cols>(b.v + i * B::cols, 1);
     return out;
   } else {
     static_assert(Axis == 0, "argmax/argmin of a 2-D block needs axis 0 or 1");
     Block<int32_t, B::cols> out;
-    for (int j = 0; j < B::cols; ++j) out.v[j] = argRow<Max, T, B::rows>(b.v + j, B::cols);
+    for (int j = 0; j < B::cols; ++j)
+      out.v[j] = argRow<Max, T, B::rows>(b.v + j, B::cols);
     return out;
   }
 }
@@ -120,27 +151,34 @@ template <bool Max, int Axis, class X> TL_INLINE auto argReduce(const X& x) {
 } // namespace detail
 
 // sum<axis>(x); sum(x) reduces a 1-D block, or every element of a 2-D one.
-template <int Axis = -1, Tensor X> TL_INLINE auto sum(const X& x) {
+template <int Axis = -1, Tensor X>
+TL_INLINE auto sum(const X& x) {
   return detail::reduce<detail::SumOp, detail::sum_t<element_t<X>>, Axis>(x);
 }
-template <int Axis = -1, Tensor X> TL_INLINE auto max(const X& x) {
+template <int Axis = -1, Tensor X>
+TL_INLINE auto max(const X& x) {
   return detail::reduce<detail::MaxOp, compute_t<element_t<X>>, Axis>(x);
 }
-template <int Axis = -1, Tensor X> TL_INLINE auto min(const X& x) {
+template <int Axis = -1, Tensor X>
+TL_INLINE auto min(const X& x) {
   return detail::reduce<detail::MinOp, compute_t<element_t<X>>, Axis>(x);
 }
-template <int Axis = 0, Tensor X> TL_INLINE auto argmax(const X& x) {
+template <int Axis = 0, Tensor X>
+TL_INLINE auto argmax(const X& x) {
   return detail::argReduce<true, Axis>(x);
 }
-template <int Axis = 0, Tensor X> TL_INLINE auto argmin(const X& x) {
+template <int Axis = 0, Tensor X>
+TL_INLINE auto argmin(const X& x) {
   return detail::argReduce<false, Axis>(x);
 }
 
 // trans(x): the transpose of a 2-D block.
-template <class T, int M, int N> TL_INLINE Block<T, N, M> trans(const Block<T, M, N>& x) {
+template <class T, int M, int N>
+TL_INLINE Block<T, N, M> trans(const Block<T, M, N>& x) {
   Block<T, N, M> out;
   for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) out.v[j * M + i] = x.v[i * N + j];
+    for (int j = 0; j < N; ++j)
+      out.v[j * M + i] = x.v[i * N + j];
   return out;
 }
 
