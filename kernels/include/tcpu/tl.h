@@ -11,6 +11,7 @@
 #include "tcpu/tl/memory.h"
 #include "tcpu/tl/program.h"
 #include "tcpu/tl/random.h"
+#include "tcpu/tl/random_blocks.h"
 #include "tcpu/tl/reduce.h"
 
 #endif

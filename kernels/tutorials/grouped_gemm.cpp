@@ -1,0 +1,2 @@
+// placeholder, replaced by the port of the tutorial
+#include "tcpu/tl.h"

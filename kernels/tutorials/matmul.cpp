@@ -1,0 +1,66 @@
+// Triton tutorial 03: blocked matmul C = A x B with the GROUP_SIZE_M
+// program-id swizzle (programs that run together share B columns in cache),
+// fp32 accumulation, optional leaky_relu epilogue.
+//
+// One departure: the tutorial wraps both row and column indices with `% M`
+// and `% N` so loads never go out of bounds. The row wrap is kept (rows index
+// A through per-row offsets, contiguous along K either way); B's columns are
+// masked with `< N` instead of wrapped, which keeps them an affine index, so
+// each B row loads as one contiguous vector run. The lanes this changes are
+// past N and never stored.
+#include "tcpu/tl.h"
+
+namespace tl = tcpu::tl;
+
+template <class T>
+TL_INLINE auto leaky_relu(const T& x) {
+  return tl::where(x >= 0.0f, x, 0.01f * x);
+}
+
+template <class In, class Out, int BLOCK_SIZE_M, int BLOCK_SIZE_N, int BLOCK_SIZE_K,
+          int GROUP_SIZE_M, bool LEAKY_RELU>
+struct matmul_kernel : tl::program {
+  void operator()(const In* a_ptr, const In* b_ptr, Out* c_ptr, int32_t M, int32_t N, int32_t K,
+                  int32_t stride_am, int32_t stride_ak, int32_t stride_bk, int32_t stride_bn,
+                  int32_t stride_cm, int32_t stride_cn) const {
+    const int32_t pid = program_id(0);
+    const int32_t num_pid_m = tl::cdiv(M, BLOCK_SIZE_M);
+    const int32_t num_pid_n = tl::cdiv(N, BLOCK_SIZE_N);
+    const int32_t num_pid_in_group = GROUP_SIZE_M * num_pid_n;
+    const int32_t group_id = pid / num_pid_in_group;
+    const int32_t first_pid_m = group_id * GROUP_SIZE_M;
+    const int32_t group_size_m = std::min(num_pid_m - first_pid_m, GROUP_SIZE_M);
+    const int32_t pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m);
+    const int32_t pid_n = (pid % num_pid_in_group) / group_size_m;
+
+    const auto offs_am = (pid_m * BLOCK_SIZE_M + tl::arange<0, BLOCK_SIZE_M>()) % M;
+    const auto offs_bn = pid_n * BLOCK_SIZE_N + tl::arange<0, BLOCK_SIZE_N>();
+    const auto offs_k = tl::arange<0, BLOCK_SIZE_K>();
+    auto a_ptrs = a_ptr + (tl::col(offs_am) * int64_t{stride_am} + tl::row(offs_k) * stride_ak);
+    auto b_ptrs = b_ptr + (tl::col(offs_k) * stride_bk + tl::row(offs_bn) * stride_bn);
+    const auto b_cols = tl::row(offs_bn) < N;
+
+    auto accumulator = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
+    for (int32_t k = 0; k < tl::cdiv(K, BLOCK_SIZE_K); ++k) {
+      const auto a = tl::load(a_ptrs, tl::row(offs_k) < K - k * BLOCK_SIZE_K, 0.0f);
+      const auto b = tl::load(b_ptrs, (tl::col(offs_k) < K - k * BLOCK_SIZE_K) & b_cols, 0.0f);
+      accumulator = tl::dot(a, b, accumulator);
+      a_ptrs += BLOCK_SIZE_K * stride_ak;
+      b_ptrs += BLOCK_SIZE_K * stride_bk;
+    }
+    if constexpr (LEAKY_RELU) accumulator = leaky_relu(accumulator);
+
+    const auto offs_cm = pid_m * BLOCK_SIZE_M + tl::arange<0, BLOCK_SIZE_M>();
+    const auto offs_cn = pid_n * BLOCK_SIZE_N + tl::arange<0, BLOCK_SIZE_N>();
+    const auto c_ptrs = c_ptr + (tl::col(offs_cm) * stride_cm + tl::row(offs_cn) * stride_cn);
+    const auto c_mask = (tl::col(offs_cm) < M) & (tl::row(offs_cn) < N);
+    tl::store(c_ptrs, accumulator, c_mask); // store casts fp32 to Out, rounding to nearest even
+  }
+};
+
+using tl::float16;
+TL_KERNEL(matmul_f32, matmul_kernel<float, float, 64, 64, 32, 8, false>);
+TL_KERNEL(matmul_f32_leaky_relu, matmul_kernel<float, float, 64, 64, 32, 8, true>);
+TL_KERNEL(matmul_f16, matmul_kernel<float16, float16, 64, 64, 32, 8, false>);
+TL_KERNEL(matmul_f16_leaky_relu, matmul_kernel<float16, float16, 64, 64, 32, 8, true>);
+TL_KERNEL(matmul_f16_f32out, matmul_kernel<float16, float, 64, 64, 32, 8, false>);

@@ -1,0 +1,1 @@
+#include "tutorial_test_support.hpp"

@@ -1,0 +1,112 @@
+// Tutorial 03 (kernels/tutorials/matmul.cpp) against a double-precision product.
+#include "tutorial_test_support.hpp"
+
+namespace tcpu::test {
+namespace {
+
+constexpr int kBlock = 64; // BLOCK_SIZE_M and BLOCK_SIZE_N of the instantiations
+
+struct Case {
+  int m, n, k;
+};
+
+std::vector<double> reference(const std::vector<float>& a, const std::vector<float>& b, int m,
+                              int n, int k, bool leaky) {
+  std::vector<double> c(static_cast<size_t>(m) * static_cast<size_t>(n));
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double s = 0;
+      for (int p = 0; p < k; ++p)
+        s += static_cast<double>(
+                 a[static_cast<size_t>(i) * static_cast<size_t>(k) + static_cast<size_t>(p)]) *
+             b[static_cast<size_t>(p) * static_cast<size_t>(n) + static_cast<size_t>(j)];
+      c[static_cast<size_t>(i) * static_cast<size_t>(n) + static_cast<size_t>(j)] =
+          leaky && s < 0 ? 0.01 * s : s;
+    }
+  return c;
+}
+
+unsigned gridFor(const Case& c) {
+  return static_cast<unsigned>(((c.m + kBlock - 1) / kBlock) * ((c.n + kBlock - 1) / kBlock));
+}
+
+class Matmul : public TutorialTest, public ::testing::WithParamInterface<Case> {};
+
+TEST_P(Matmul, Fp32MatchesDoubleReference) {
+  const Case c = GetParam();
+  tcpuModule module = load("matmul.bc");
+  for (bool leaky : {false, true}) {
+    tcpuFunction f = function(module, leaky ? "matmul_f32_leaky_relu" : "matmul_f32");
+    const auto a = randomFloats(static_cast<size_t>(c.m) * static_cast<size_t>(c.k), 21);
+    const auto b = randomFloats(static_cast<size_t>(c.k) * static_cast<size_t>(c.n), 22);
+    std::vector<float> out(static_cast<size_t>(c.m) * static_cast<size_t>(c.n) + 1, -9.0f);
+    ASSERT_TCPU(launch(f, gridFor(c), 1, 1, a.data(), b.data(), out.data(), c.m, c.n, c.k, c.k, 1,
+                       c.n, 1, c.n, 1));
+    EXPECT_EQ(out.back(), -9.0f) << "wrote past C";
+    out.pop_back();
+    // fp32 accumulation of k products of magnitude <= 1: error <= k * 2^-24 * sum|a||b|
+    // <= k^2 * 6e-8 in the worst case; random signs keep it near sqrt(k) of that.
+    // 1e-5 * k absolute bounds it with margin for k <= 1024.
+    EXPECT_TRUE(allClose(out, reference(a, b, c.m, c.n, c.k, leaky), 1e-5 * c.k, 0))
+        << (leaky ? "leaky_relu" : "plain");
+  }
+}
+
+TEST_P(Matmul, Fp16InputsAccumulateInFp32) {
+  const Case c = GetParam();
+  tcpuModule module = load("matmul.bc");
+  const auto a32 = randomFloats(static_cast<size_t>(c.m) * static_cast<size_t>(c.k), 23);
+  const auto b32 = randomFloats(static_cast<size_t>(c.k) * static_cast<size_t>(c.n), 24);
+  std::vector<uint16_t> a(a32.size()), b(b32.size());
+  std::vector<float> aRounded(a32.size()), bRounded(b32.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    aRounded[i] = halfToFloat(a[i] = floatToHalf(a32[i]));
+  for (size_t i = 0; i < b.size(); ++i)
+    bRounded[i] = halfToFloat(b[i] = floatToHalf(b32[i]));
+  const std::vector<double> want = reference(aRounded, bRounded, c.m, c.n, c.k, false);
+  const size_t size = static_cast<size_t>(c.m) * static_cast<size_t>(c.n);
+
+  std::vector<float> out32(size);
+  ASSERT_TCPU(launch(function(module, "matmul_f16_f32out"), gridFor(c), 1, 1, a.data(), b.data(),
+                     out32.data(), c.m, c.n, c.k, c.k, 1, c.n, 1, c.n, 1));
+  // Products of fp16 values are exact in fp32; only the fp32 sum rounds (as above).
+  EXPECT_TRUE(allClose(out32, want, 1e-5 * c.k, 0));
+
+  std::vector<uint16_t> out16(size);
+  ASSERT_TCPU(launch(function(module, "matmul_f16"), gridFor(c), 1, 1, a.data(), b.data(),
+                     out16.data(), c.m, c.n, c.k, c.k, 1, c.n, 1, c.n, 1));
+  std::vector<float> widened(size);
+  for (size_t i = 0; i < size; ++i)
+    widened[i] = halfToFloat(out16[i]);
+  // Plus the final rounding to fp16: half an ULP, 2^-11 relative. The tutorial's own
+  // test uses atol 1e-2 against torch.
+  EXPECT_TRUE(allClose(widened, want, 1e-5 * c.k, 1.0 / 2048));
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, Matmul,
+                         ::testing::Values(Case{512, 512, 512}, Case{1, 1, 1}, Case{64, 64, 32},
+                                           Case{65, 70, 33}, Case{200, 130, 77}, Case{17, 600, 300},
+                                           Case{640, 8, 5}));
+
+TEST_F(TutorialTest, MatmulHonoursStrides) {
+  // C^T = (A x B)^T via strides: A row-major read as columns, C written transposed.
+  const int m = 70, n = 50, k = 40;
+  const auto a = randomFloats(static_cast<size_t>(m * k), 25); // stored k x m (A transposed)
+  const auto b = randomFloats(static_cast<size_t>(k * n), 26);
+  std::vector<float> aRowMajor(static_cast<size_t>(m * k));
+  for (int i = 0; i < m; ++i)
+    for (int p = 0; p < k; ++p)
+      aRowMajor[static_cast<size_t>(i * k + p)] = a[static_cast<size_t>(p * m + i)];
+  std::vector<float> cT(static_cast<size_t>(m * n));
+  ASSERT_TCPU(launch(function(load("matmul.bc"), "matmul_f32"), 2u * 1u, 1, 1, a.data(), b.data(),
+                     cT.data(), m, n, k, 1, m, n, 1, 1, m));
+  const auto want = reference(aRowMajor, b, m, n, k, false);
+  std::vector<float> c(static_cast<size_t>(m * n));
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      c[static_cast<size_t>(i * n + j)] = cT[static_cast<size_t>(j * m + i)];
+  EXPECT_TRUE(allClose(c, want, 1e-5 * k, 0));
+}
+
+} // namespace
+} // namespace tcpu::test

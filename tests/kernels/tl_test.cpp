@@ -1,0 +1,222 @@
+// tl's features, one kernel each (kernels/tl_features.cpp), through codegen.
+#include <algorithm>
+#include <numeric>
+
+#include "tcpu/tl/random.h"
+#include "tutorial_test_support.hpp"
+
+namespace tcpu::test {
+namespace {
+
+class Tl : public TutorialTest {
+protected:
+  tcpuFunction kernel(const char* name) {
+    if (!module_) {
+      const std::string path = std::string(TCPU_TL_TEST_KERNELS_DIR) + "/tl_features.bc";
+      EXPECT_TCPU(tcpuModuleLoad(&module_, path.c_str()));
+      modules_.push_back(module_);
+    }
+    return function(module_, name);
+  }
+  tcpuModule module_ = nullptr;
+};
+
+TEST_F(Tl, ReductionsFollowTritonsTieAndNanRules) {
+  std::vector<float> x = randomFloats(16 * 32, 31);
+  x[1 * 32 + 3] = 5.0f, x[1 * 32 + 9] = 5.0f;    // row 1: tied maximum, lowest index wins
+  x[2 * 32 + 4] = -5.0f, x[2 * 32 + 30] = -5.0f; // row 2: tied minimum
+  x[3 * 32 + 7] = NAN;                           // row 3: max/min ignore NaN, argmax/argmin pick it
+  std::vector<float> sums(16), maxes(16), mins(16), colSums(32);
+  std::vector<int32_t> argmaxes(16), argmins(16);
+  ASSERT_TCPU(launch(kernel("reductions"), 1, 1, 1, x.data(), sums.data(), maxes.data(),
+                     mins.data(), argmaxes.data(), argmins.data(), colSums.data()));
+  for (int r = 0; r < 16; ++r) {
+    const float* row = x.data() + r * 32;
+    double sum = 0;
+    float mx = -INFINITY, mn = INFINITY;
+    int amax = 0, amin = 0;
+    for (int c = 0; c < 32; ++c) {
+      if (std::isnan(row[c])) continue;
+      sum += row[c];
+      if (row[c] > mx) mx = row[c], amax = c;
+      if (row[c] < mn) mn = row[c], amin = c;
+    }
+    if (r == 3) {
+      EXPECT_TRUE(std::isnan(sums[3]));
+      EXPECT_EQ(argmaxes[3], 7);
+      EXPECT_EQ(argmins[3], 7);
+    } else {
+      // 32 terms of magnitude <= 1 in fp32: |error| <= 32 * 2^-24 * 32.
+      EXPECT_NEAR(sums[static_cast<size_t>(r)], sum, 1e-4) << "row " << r;
+      EXPECT_EQ(argmaxes[static_cast<size_t>(r)], amax) << "row " << r;
+      EXPECT_EQ(argmins[static_cast<size_t>(r)], amin) << "row " << r;
+    }
+    EXPECT_EQ(maxes[static_cast<size_t>(r)], mx) << "row " << r;
+    EXPECT_EQ(mins[static_cast<size_t>(r)], mn) << "row " << r;
+  }
+  EXPECT_EQ(argmaxes[1], 3);
+  EXPECT_EQ(argmins[2], 4);
+  for (int c = 0; c < 32; ++c) {
+    if (c == 7) continue;
+    double sum = 0;
+    for (int r = 0; r < 16; ++r)
+      sum += x[static_cast<size_t>(r * 32 + c)];
+    EXPECT_NEAR(colSums[static_cast<size_t>(c)], sum, 1e-4) << "column " << c;
+  }
+}
+
+uint16_t floatToBf16(float f) { // round to nearest even on the top 16 bits
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);
+  x += 0x7fffu + ((x >> 16) & 1u);
+  return static_cast<uint16_t>(x >> 16);
+}
+
+TEST_F(Tl, CastsToHalfAndBfloatRoundToNearestEven) {
+  std::vector<float> x = randomFloats(1000, 32, -70000.0f, 70000.0f);
+  // Exact ties and edges: 1 + 2^-11 (fp16 tie, rounds to even 1.0), 1 + 3 * 2^-11
+  // (rounds up), subnormals, overflow to inf, NaN.
+  const float specials[] = {
+      1.0f + 0x1p-11f, 1.0f + 3 * 0x1p-11f, 0x1p-20f,          65520.0f, -1e10f, NAN, 0.0f,
+      -0.0f,           1.0f + 0x1p-8f,      1.0f + 3 * 0x1p-8f};
+  std::copy(std::begin(specials), std::end(specials), x.begin());
+  std::vector<uint16_t> half(1000), brain(1000);
+  ASSERT_TCPU(launch(kernel("casts"), 4, 1, 1, x.data(), half.data(), brain.data(), int32_t{1000}));
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i])) {
+      EXPECT_TRUE(std::isnan(halfToFloat(half[i])));
+      continue;
+    }
+    EXPECT_EQ(half[i], floatToHalf(x[i])) << "fp16 of " << x[i];
+    EXPECT_EQ(brain[i], floatToBf16(x[i])) << "bf16 of " << x[i];
+  }
+}
+
+TEST_F(Tl, GathersAndScattersThroughIndexBlocks) {
+  const int32_t n = 150; // ragged: 3 programs of 64
+  std::vector<int32_t> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::mt19937 rng(3);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  const std::vector<float> x = randomFloats(n, 33);
+  std::vector<float> out(n + 1, -1.0f);
+  ASSERT_TCPU(launch(kernel("gather_scatter"), 3, 1, 1, x.data(), perm.data(), out.data(), n));
+  for (int32_t i = 0; i < n; ++i)
+    EXPECT_EQ(out[static_cast<size_t>(i)], x[static_cast<size_t>(i)] * 2.0f);
+  EXPECT_EQ(out[n], -1.0f);
+}
+
+TEST_F(Tl, AtomicsReturnOldValuesUnderTwoThreads) {
+  ASSERT_TCPU(tcpuSetNumThreads(2));
+  const unsigned programs = 4096;
+  int32_t counter = 0, maxId = -1;
+  float floatSum = 0;
+  std::vector<int32_t> olds(programs), bins(8, 0);
+  ASSERT_TCPU(launch(kernel("atomics"), programs, 1, 1, &counter, olds.data(), &maxId, &floatSum,
+                     bins.data()));
+  EXPECT_EQ(counter, static_cast<int32_t>(programs));
+  EXPECT_EQ(maxId, static_cast<int32_t>(programs - 1));
+  EXPECT_EQ(floatSum, 0.5f * programs); // exact: multiples of 0.5 below 2^24
+  std::sort(olds.begin(), olds.end());  // each old value seen exactly once
+  for (unsigned i = 0; i < programs; ++i)
+    ASSERT_EQ(olds[i], static_cast<int32_t>(i));
+  for (int32_t bin : bins)
+    EXPECT_EQ(bin, static_cast<int32_t>(programs / 8));
+}
+
+// An implementation of Philox 4x32-10 written from the algorithm's statement
+// (triton-facts.md), independent of tl/random.h.
+struct Words {
+  uint32_t w[4];
+};
+Words philoxReference(uint64_t seed, uint64_t offset) {
+  uint32_t c[4] = {static_cast<uint32_t>(offset), static_cast<uint32_t>(offset >> 32), 0, 0};
+  uint32_t key[2] = {static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)};
+  for (int round = 0; round < 10; ++round) {
+    const uint64_t p0 = uint64_t{0xD2511F53u} * c[0];
+    const uint64_t p1 = uint64_t{0xCD9E8D57u} * c[2];
+    const uint32_t next[4] = {
+        static_cast<uint32_t>(p1 >> 32) ^ c[1] ^ key[0], static_cast<uint32_t>(p1),
+        static_cast<uint32_t>(p0 >> 32) ^ c[3] ^ key[1], static_cast<uint32_t>(p0)};
+    std::copy(std::begin(next), std::end(next), c);
+    key[0] += 0x9E3779B9u;
+    key[1] += 0xBB67AE85u;
+  }
+  return {{c[0], c[1], c[2], c[3]}};
+}
+
+TEST_F(Tl, PhiloxBlocksAreBitExactWithAnIndependentImplementation) {
+  for (uint64_t seed : {uint64_t{0}, uint64_t{42}, uint64_t{123}, uint64_t{512},
+                        uint64_t{0xffffffffu}, uint64_t{0xfcafeb0bu}}) {
+    for (uint64_t base :
+         {uint64_t{0}, uint64_t{1} << 32, (uint64_t{1} << 63) - 64, uint64_t{0xfffffff0u}}) {
+      std::vector<uint32_t> c0(64), c1(64), c2(64), c3(64), ints(64);
+      std::vector<float> uniforms(64), normals(64);
+      ASSERT_TCPU(launch(kernel("philox_blocks"), 1, 1, 1, seed, base, c0.data(), c1.data(),
+                         c2.data(), c3.data(), ints.data(), uniforms.data(), normals.data()));
+      for (size_t i = 0; i < 64; ++i) {
+        const Words want = philoxReference(seed, base + i);
+        ASSERT_EQ(c0[i], want.w[0]) << "seed " << seed << " offset " << base + i;
+        ASSERT_EQ(c1[i], want.w[1]);
+        ASSERT_EQ(c2[i], want.w[2]);
+        ASSERT_EQ(c3[i], want.w[3]);
+        ASSERT_EQ(ints[i], want.w[0]);
+        const auto bits = static_cast<int32_t>(want.w[0]);
+        const float uniform = static_cast<float>(bits < 0 ? -bits - 1 : bits) * 4.6566127342e-10f;
+        ASSERT_EQ(uniforms[i], uniform);
+        // randn uses SLEEF's log and cos (1 ULP each) in the kernel: 4e-6 absolute
+        // covers |randn| <= 6 (philox_test bounds the scalar form the same way).
+        ASSERT_NEAR(normals[i], tl::randn(seed, base + i), 4e-6);
+      }
+    }
+  }
+}
+
+TEST_F(Tl, DeviceAssertFailsTheLaunchWithProgramFileAndLine) {
+  std::vector<int32_t> x(64);
+  std::iota(x.begin(), x.end(), 0);
+  EXPECT_TCPU(launch(kernel("checked"), 4, 1, 1, x.data(), int32_t{64}));
+  EXPECT_EQ(launch(kernel("checked"), 4, 1, 1, x.data(), int32_t{40}), TCPU_ERROR_ASSERT);
+  const std::string detail = tcpuGetLastErrorDetail();
+  // Element 40 is in program 2 (16 per program); program 3 fails too, the first wins.
+  EXPECT_NE(detail.find("values < limit"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("tl_features.cpp"), std::string::npos) << detail;
+  EXPECT_TRUE(detail.find("program (2, 0, 0)") != std::string::npos ||
+              detail.find("program (3, 0, 0)") != std::string::npos)
+      << detail;
+  // The process and the runtime go on.
+  EXPECT_TCPU(launch(kernel("checked"), 4, 1, 1, x.data(), int32_t{64}));
+}
+
+TEST_F(Tl, DevicePrintWritesWholeLinesWithProgramIds) {
+  const std::vector<float> x = {1.5f, 2.0f, -3.0f, 4.25f};
+  tcpuFunction print = kernel("printing");
+  ASSERT_TCPU(tcpuSetNumThreads(2));
+  ::testing::internal::CaptureStdout();
+  const tcpuResult result = launch(print, 3, 1, 1, x.data());
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  ASSERT_TCPU(result);
+  for (int pid = 0; pid < 3; ++pid) {
+    const std::string p = "pid (" + std::to_string(pid) + ", 0, 0) ";
+    EXPECT_NE(out.find(p + "idx () pid: " + std::to_string(pid) + "\n"), std::string::npos) << out;
+    // A block's lines come out together, in order.
+    EXPECT_NE(out.find(p + "idx (0, 0) x: 1.5\n" + p + "idx (0, 1) x: 2\n" + p +
+                       "idx (1, 0) x: -3\n" + p + "idx (1, 1) x: 4.25\n"),
+              std::string::npos)
+        << out;
+  }
+}
+
+TEST_F(Tl, NamedInstantiationsFromTheSourceAndFromCMake) {
+  for (auto [name, factor] :
+       {std::pair{"scale_by_2", 2.0f}, {"scale_by_3", 3.0f}, {"scale_by_5", 5.0f}}) {
+    std::vector<float> x = {1, 2, 3, 4};
+    ASSERT_TCPU(launch(kernel(name), 1, 1, 1, x.data()));
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(x[static_cast<size_t>(i)], static_cast<float>(i + 1) * factor) << name;
+  }
+}
+
+} // namespace
+} // namespace tcpu::test
