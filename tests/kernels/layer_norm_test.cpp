@@ -65,7 +65,9 @@ int rowBlock(int N) {
     if (N <= block) return block;
   return 0;
 }
-int groupSize(int block) { return block <= 1024 ? 128 : block <= 4096 ? 96 : 64; }
+int groupSize(int block) {
+  return block <= 1024 ? 128 : block <= 4096 ? 96 : 64;
+}
 
 class LayerNorm : public TutorialTest, public ::testing::WithParamInterface<Shape> {
 protected:
@@ -161,7 +163,8 @@ TEST_F(LayerNorm, HalfPrecisionForwardAndBackward) {
   const std::vector<uint16_t> b = toHalf(randomFloats(n, 3));
   const std::vector<uint16_t> dy = toHalf(randomFloats(m * n, 4));
   const float eps = 1e-5f;
-  const Reference want = layerNormReference(toFloat(x), toFloat(w), toFloat(b), toFloat(dy), M, N, eps);
+  const Reference want =
+      layerNormReference(toFloat(x), toFloat(w), toFloat(b), toFloat(dy), M, N, eps);
 
   std::vector<uint16_t> y(m * n), dx(m * n), dw(n), db(n);
   std::vector<float> mean(m), rstd(m), partialDw(128 * n), partialDb(128 * n);
