@@ -1,18 +1,34 @@
 #include "bench_support.hpp"
 
+#include <map>
 #include <string>
+
+#include "tcpu/codegen.h"
 
 namespace tcpu::bench {
 
-tcpuFunction benchFunction(const char* name) {
-  // Loaded once: every benchmark launches from the same module.
-  static const tcpuModule module = [] {
-    tcpuModule loaded = nullptr;
-    return tcpuModuleLoad(&loaded, TCPU_BENCH_KERNELS_PATH) == TCPU_SUCCESS ? loaded : nullptr;
-  }();
+namespace {
+// Each module is loaded once per process (the benchmarks run on one thread)
+// and stays loaded: every benchmark launches from the same module.
+tcpuFunction moduleFunction(const std::string& path, const char* name) {
+  static std::map<std::string, tcpuModule> modules;
+  auto [entry, inserted] = modules.try_emplace(path, nullptr);
+  if (inserted && tcpuModuleLoad(&entry->second, path.c_str()) != TCPU_SUCCESS)
+    entry->second = nullptr;
   tcpuFunction function = nullptr;
-  if (!module || tcpuModuleGetFunction(&function, module, name) != TCPU_SUCCESS) return nullptr;
+  if (!entry->second || tcpuModuleGetFunction(&function, entry->second, name) != TCPU_SUCCESS)
+    return nullptr;
   return function;
+}
+} // namespace
+
+tcpuFunction benchFunction(const char* name) {
+  return moduleFunction(TCPU_BENCH_KERNELS_PATH, name);
+}
+
+tcpuFunction tutorialFunction(const char* file, const char* name) {
+  tcpuCodegenRegister();
+  return moduleFunction(std::string(TCPU_TUTORIAL_KERNELS_DIR) + "/" + file, name);
 }
 
 bool succeeded(benchmark::State& state, tcpuResult result) {

@@ -11,6 +11,10 @@ namespace tcpu::bench {
 // A function of the benchmark kernel module (loaded once per process).
 tcpuFunction benchFunction(const char* name);
 
+// A function of the reference kernel <file> (kernels/tutorials, built as
+// bitcode); nullptr when it does not load.
+tcpuFunction tutorialFunction(const char* file, const char* name);
+
 // Stops the benchmark with the runtime's detail message when a call fails.
 bool succeeded(benchmark::State& state, tcpuResult result);
 

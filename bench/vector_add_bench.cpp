@@ -1,5 +1,6 @@
 // jit/vector_add/<n>: tutorial 01's IR kernel (BLOCK 1024) compiled by codegen
-// for this CPU, launched over cdiv(n, 1024) programs; baseline/omp_add/<n>: a
+// for this CPU, launched over cdiv(n, 1024) programs; kernels/vector_add/<n>:
+// the same tutorial written in tl (kernels/tutorials/vector_add.cpp); baseline/omp_add/<n>: a
 // hand-written OpenMP loop (omp_add_baseline.cpp) in the same run. Both
 // report bytes moved per second (two loads and one store of fp32 per element).
 #include <cstdlib>
@@ -33,11 +34,12 @@ void setBytes(benchmark::State& state, int64_t n) {
   state.SetBytesProcessed(state.iterations() * n * 3 * static_cast<int64_t>(sizeof(float)));
 }
 
-void jitVectorAdd(benchmark::State& state) {
+// Launches add_kernel of the module at path over cdiv(n, 1024) programs.
+void vectorAdd(benchmark::State& state, const char* path) {
   tcpuCodegenRegister();
   const int64_t n = state.range(0);
   tcpuModule module;
-  if (!succeeded(state, tcpuModuleLoad(&module, TCPU_BENCH_VECTOR_ADD_IR))) return;
+  if (!succeeded(state, tcpuModuleLoad(&module, path))) return;
   tcpuFunction add;
   if (!succeeded(state, tcpuModuleGetFunction(&add, module, "add_kernel"))) return;
   AddBuffers buffers(n);
@@ -48,9 +50,16 @@ void jitVectorAdd(benchmark::State& state) {
   for (auto _ : state)
     if (!succeeded(state, tcpuLaunchKernel(add, grid, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr)))
       break;
-  if (!verifySum(pa, pb, po, n)) state.SkipWithError("jit vector_add computed a wrong sum");
+  if (!verifySum(pa, pb, po, n)) state.SkipWithError("vector_add computed a wrong sum");
   setBytes(state, n);
   tcpuModuleUnload(module);
+}
+
+void jitVectorAdd(benchmark::State& state) {
+  vectorAdd(state, TCPU_BENCH_VECTOR_ADD_IR);
+}
+void kernelsVectorAdd(benchmark::State& state) {
+  vectorAdd(state, TCPU_TUTORIAL_KERNELS_DIR "/vector_add.bc");
 }
 
 void baselineOmpAdd(benchmark::State& state) {
@@ -64,6 +73,7 @@ void baselineOmpAdd(benchmark::State& state) {
 }
 
 BENCHMARK(jitVectorAdd)->Name("jit/vector_add")->Arg(1 << 20)->Arg(1 << 26)->UseRealTime();
+BENCHMARK(kernelsVectorAdd)->Name("kernels/vector_add")->Arg(1 << 20)->Arg(1 << 26)->UseRealTime();
 BENCHMARK(baselineOmpAdd)->Name("baseline/omp_add")->Arg(1 << 20)->Arg(1 << 26)->UseRealTime();
 
 } // namespace

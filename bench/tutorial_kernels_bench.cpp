@@ -1,0 +1,210 @@
+// The reference kernels (kernels/tutorials, written in tl) beside their
+// baselines: kernels/softmax/4096x<N> (vs baseline/softmax_omp and
+// baseline/onednn_softmax), kernels/matmul_f32/<n> (vs baseline/onednn_sgemm,
+// and baseline/fma_peak for the fraction of peak), and the layer norm and
+// attention kernels with the bandwidth or FLOP rate they reach. Inputs are
+// filled as the baselines fill theirs; each benchmark spot-checks its output.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench_support.hpp"
+
+namespace tcpu::bench {
+namespace {
+
+template <class... Args>
+tcpuResult launch(tcpuFunction f, unsigned gx, unsigned gy, Args... args) {
+  void* params[] = {static_cast<void*>(&args)..., nullptr};
+  return tcpuLaunchKernel(f, gx, gy, 1, 1, 1, 1, 0, nullptr, params, nullptr);
+}
+
+std::vector<float> filled(size_t count, float scale) {
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i)
+    values[i] = static_cast<float>(i % 97) * scale - 1.0f;
+  return values;
+}
+
+unsigned workerThreads() {
+  int threads = 1;
+  tcpuGetNumThreads(&threads);
+  return static_cast<unsigned>(threads);
+}
+
+int powerOfTwoAtLeast(int64_t n) {
+  int block = 16;
+  while (block < n)
+    block *= 2;
+  return block;
+}
+
+// Persistent, as in the tutorial: one program per worker thread, each
+// walking rows program_id(0), program_id(0) + num_programs(0), ...
+void kernelsSoftmax(benchmark::State& state) {
+  const int32_t rows = 4096, cols = static_cast<int32_t>(state.range(0));
+  const std::string name = "softmax_" + std::to_string(powerOfTwoAtLeast(cols));
+  tcpuFunction softmax = tutorialFunction("softmax.bc", name.c_str());
+  if (!softmax) return state.SkipWithError(tcpuGetLastErrorDetail());
+  const std::vector<float> input = filled(static_cast<size_t>(rows) * cols, 0.05f);
+  std::vector<float> output(input.size());
+  const unsigned programs = workerThreads();
+  for (auto _ : state)
+    if (!succeeded(state, launch(softmax, programs, 1, output.data(), input.data(), cols, cols,
+                                 rows, cols)))
+      return;
+  double rowSum = 0;
+  for (int32_t c = 0; c < cols; ++c)
+    rowSum += output[static_cast<size_t>(c)];
+  if (std::fabs(rowSum - 1.0) > 1e-4) state.SkipWithError("softmax row does not sum to 1");
+  state.SetBytesProcessed(state.iterations() * rows * cols * 2 *
+                          static_cast<int64_t>(sizeof(float)));
+}
+
+void kernelsMatmulF32(benchmark::State& state) {
+  const auto n = static_cast<int32_t>(state.range(0));
+  tcpuFunction matmul = tutorialFunction("matmul.bc", "matmul_f32");
+  if (!matmul) return state.SkipWithError(tcpuGetLastErrorDetail());
+  const auto count = static_cast<size_t>(n) * static_cast<size_t>(n);
+  const std::vector<float> a = filled(count, 0.01f), b = filled(count, 0.02f);
+  std::vector<float> c(count, 0.0f);
+  const unsigned grid = static_cast<unsigned>(((n + 63) / 64) * ((n + 63) / 64));
+  for (auto _ : state)
+    if (!succeeded(state, launch(matmul, grid, 1, a.data(), b.data(), c.data(), n, n, n, n, 1, n, 1,
+                                 n, 1)))
+      return;
+  // One element of C against a double dot product.
+  const size_t i = count / 3 / static_cast<size_t>(n), j = 7 % static_cast<size_t>(n);
+  double want = 0;
+  for (size_t k = 0; k < static_cast<size_t>(n); ++k)
+    want +=
+        static_cast<double>(a[i * static_cast<size_t>(n) + k]) * b[k * static_cast<size_t>(n) + j];
+  if (std::fabs(c[i * static_cast<size_t>(n) + j] - want) > 1e-3 * std::fabs(want) + 1e-2)
+    state.SkipWithError("matmul_f32 computed a wrong element");
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n),
+      benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+}
+
+// Forward: one program per row. Bytes as the tutorial counts them: X read
+// and Y written once each (the kernel reads X three times, from cache).
+void kernelsLayerNormForward(benchmark::State& state) {
+  const int32_t rows = 4096, cols = static_cast<int32_t>(state.range(0));
+  tcpuFunction forward = tutorialFunction("layer_norm.bc", "layer_norm_fwd_f32");
+  if (!forward) return state.SkipWithError(tcpuGetLastErrorDetail());
+  const std::vector<float> x = filled(static_cast<size_t>(rows) * cols, 0.03f);
+  const std::vector<float> w = filled(static_cast<size_t>(cols), 0.01f),
+                           b = filled(static_cast<size_t>(cols), 0.02f);
+  std::vector<float> y(x.size()), mean(static_cast<size_t>(rows)), rstd(mean.size());
+  for (auto _ : state)
+    if (!succeeded(state, launch(forward, static_cast<unsigned>(rows), 1, x.data(), y.data(),
+                                 w.data(), b.data(), mean.data(), rstd.data(), cols, cols, 1e-5f)))
+      return;
+  if (!(rstd[0] > 0)) state.SkipWithError("layer norm produced no statistics");
+  state.SetBytesProcessed(state.iterations() * rows * cols * 2 *
+                          static_cast<int64_t>(sizeof(float)));
+}
+
+// Backward: dX with the locked partial dW/dB buffers, then their reduction.
+// Bytes as the tutorial counts them: X, dY read and dX written once each.
+void kernelsLayerNormBackward(benchmark::State& state) {
+  const int32_t rows = 4096, cols = static_cast<int32_t>(state.range(0));
+  const int block = powerOfTwoAtLeast(cols);
+  const int group = block <= 1024 ? 128 : block <= 4096 ? 96 : 64;
+  const std::string name = "layer_norm_bwd_dx_f32_" + std::to_string(block);
+  tcpuFunction dxKernel = tutorialFunction("layer_norm.bc", name.c_str());
+  tcpuFunction dwdbKernel = tutorialFunction("layer_norm.bc", "layer_norm_bwd_dwdb_f32");
+  if (!dxKernel || !dwdbKernel) return state.SkipWithError(tcpuGetLastErrorDetail());
+  const size_t size = static_cast<size_t>(rows) * static_cast<size_t>(cols);
+  const std::vector<float> x = filled(size, 0.03f), dy = filled(size, 0.01f);
+  const std::vector<float> w = filled(static_cast<size_t>(cols), 0.01f);
+  const std::vector<float> mean(static_cast<size_t>(rows), 0.4f), rstd(mean.size(), 1.7f);
+  std::vector<float> dx(size), partialDw(static_cast<size_t>(group) * static_cast<size_t>(cols)),
+      partialDb(partialDw.size()), dw(static_cast<size_t>(cols)), db(dw.size());
+  std::vector<int32_t> locks(2 * static_cast<size_t>(group));
+  for (auto _ : state) {
+    std::fill(locks.begin(), locks.end(), 0);
+    if (!succeeded(state, launch(dxKernel, static_cast<unsigned>(rows), 1, dx.data(), dy.data(),
+                                 partialDw.data(), partialDb.data(), x.data(), w.data(),
+                                 mean.data(), rstd.data(), locks.data(), cols, cols)) ||
+        !succeeded(state,
+                   launch(dwdbKernel, static_cast<unsigned>((cols + 127) / 128), 1,
+                          partialDw.data(), partialDb.data(), dw.data(), db.data(), group, cols)))
+      return;
+  }
+  double wantDb = 0;
+  for (int32_t r = 0; r < rows; ++r)
+    wantDb += dy[static_cast<size_t>(r) * static_cast<size_t>(cols)];
+  if (std::fabs(db[0] - wantDb) > 1e-3 * std::fabs(wantDb) + 1e-2)
+    state.SkipWithError("layer norm backward computed a wrong dB");
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(size) * 3 *
+                          static_cast<int64_t>(sizeof(float)));
+}
+
+// Z = 1, H = 4, HEAD_DIM = 64, fp16; FLOPs as the tutorial counts them:
+// 2 matmuls of 2 * N_CTX^2 * HEAD_DIM per head, halved when causal.
+void kernelsAttention(benchmark::State& state, bool causal) {
+  const int32_t heads = 4, n = static_cast<int32_t>(state.range(0)), d = 64;
+  tcpuFunction attn =
+      tutorialFunction("attention.bc", causal ? "attn_fwd_d64_causal" : "attn_fwd_d64");
+  if (!attn) return state.SkipWithError(tcpuGetLastErrorDetail());
+  const size_t size = static_cast<size_t>(heads) * static_cast<size_t>(n) * d;
+  // fp16 bit patterns of magnitudes in [0.125, 0.25), both signs.
+  std::vector<uint16_t> q(size), k(size), v(size), out(size);
+  for (size_t i = 0; i < size; ++i) {
+    q[i] = static_cast<uint16_t>((i % 2 ? 0x8000u : 0u) | (0x3000u + (i * 37) % 1024));
+    k[i] = static_cast<uint16_t>((i % 3 ? 0u : 0x8000u) | (0x3000u + (i * 53) % 1024));
+    v[i] = static_cast<uint16_t>((i % 5 ? 0x8000u : 0u) | (0x3000u + (i * 71) % 1024));
+  }
+  std::vector<float> m(static_cast<size_t>(heads) * static_cast<size_t>(n));
+  const int32_t sh = n * d, sz = heads * sh;
+  const unsigned gridX = static_cast<unsigned>((n + 63) / 64);
+  for (auto _ : state)
+    if (!succeeded(state, launch(attn, gridX, unsigned{heads}, q.data(), k.data(), v.data(), 0.5f,
+                                 m.data(), out.data(), sz, sh, d, sz, sh, d, sz, sh, d, sz, sh, d,
+                                 heads, n)))
+      return;
+  if (!std::isfinite(m[0])) state.SkipWithError("attention produced no row statistics");
+  const double flops = 4.0 * heads * static_cast<double>(n) * n * d * (causal ? 0.5 : 1.0);
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      flops, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+}
+
+BENCHMARK(kernelsSoftmax)
+    ->Name("kernels/softmax/4096x")
+    ->RangeMultiplier(2)
+    ->Range(256, 8192)
+    ->UseRealTime();
+BENCHMARK(kernelsMatmulF32)
+    ->Name("kernels/matmul_f32")
+    ->Arg(512)
+    ->Arg(1024)
+    ->Arg(2048)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(kernelsLayerNormForward)
+    ->Name("kernels/layer_norm_fwd/4096x")
+    ->Arg(1024)
+    ->Arg(4096)
+    ->UseRealTime();
+BENCHMARK(kernelsLayerNormBackward)
+    ->Name("kernels/layer_norm_bwd/4096x")
+    ->Arg(1024)
+    ->Arg(4096)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(kernelsAttention, noncausal, false)
+    ->Name("kernels/attention_fwd_d64/4x")
+    ->Arg(1024)
+    ->Arg(2048)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(kernelsAttention, causal, true)
+    ->Name("kernels/attention_fwd_d64_causal/4x")
+    ->Arg(1024)
+    ->Arg(2048)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+} // namespace
+} // namespace tcpu::bench
