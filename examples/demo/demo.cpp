@@ -11,6 +11,7 @@
 
 #include "tcpu/codegen.h"
 #include "tcpu/tcpu.h"
+#include "tutorials.hpp"
 
 namespace {
 
@@ -203,6 +204,7 @@ int main(int argc, char** argv) {
   tcpuModuleUnload(module);
   std::printf("\ncodegen loaded kernels/ir/vector_add.ll in %.1f ms (a compile, or a cache hit)\n",
               jitLoadMs);
-  std::printf("%s\n", allOk ? "all results match their references" : "SOME RESULTS DIFFER");
+  allOk = tcpu::demo::runTutorials(TCPU_TUTORIAL_KERNELS_DIR) && allOk;
+  std::printf("\n%s\n", allOk ? "all results match their references" : "SOME RESULTS DIFFER");
   return allOk ? 0 : 1;
 }
