@@ -31,6 +31,13 @@ tcpuFunction tutorialFunction(const char* file, const char* name) {
   return moduleFunction(std::string(TCPU_TUTORIAL_KERNELS_DIR) + "/" + file, name);
 }
 
+std::vector<float> filled(size_t count, float scale) {
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i)
+    values[i] = static_cast<float>(i % 97) * scale - 1.0f;
+  return values;
+}
+
 bool succeeded(benchmark::State& state, tcpuResult result) {
   if (result == TCPU_SUCCESS) return true;
   state.SkipWithError((std::string("tcpu call failed: ") + tcpuGetLastErrorDetail()).c_str());

@@ -4,6 +4,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstddef>
+#include <vector>
+
 #include "tcpu/tcpu.h"
 
 namespace tcpu::bench {
@@ -14,6 +17,9 @@ tcpuFunction benchFunction(const char* name);
 // A function of the reference kernel <file> (kernels/tutorials, built as
 // bitcode); nullptr when it does not load.
 tcpuFunction tutorialFunction(const char* file, const char* name);
+
+// count inputs (i % 97) * scale - 1: the same data for a kernel and its baseline.
+std::vector<float> filled(size_t count, float scale);
 
 // Stops the benchmark with the runtime's detail message when a call fails.
 bool succeeded(benchmark::State& state, tcpuResult result);

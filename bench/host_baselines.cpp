@@ -46,9 +46,8 @@ void softmaxRows(const float* input, float* output, int64_t rows, int64_t cols) 
 
 void softmaxOmp(benchmark::State& state) {
   const int64_t rows = 4096, cols = state.range(0);
-  std::vector<float> input(static_cast<size_t>(rows * cols)), output(input.size());
-  for (size_t i = 0; i < input.size(); ++i)
-    input[i] = static_cast<float>(i % 97) * 0.05f - 1.0f;
+  const std::vector<float> input = filled(static_cast<size_t>(rows * cols), 0.05f);
+  std::vector<float> output(input.size());
   for (auto _ : state) {
     softmaxRows(input.data(), output.data(), rows, cols);
     benchmark::DoNotOptimize(output.data());

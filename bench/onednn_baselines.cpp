@@ -11,13 +11,6 @@
 namespace tcpu::bench {
 namespace {
 
-std::vector<float> filled(size_t count, float scale) {
-  std::vector<float> values(count);
-  for (size_t i = 0; i < count; ++i)
-    values[i] = static_cast<float>(i % 97) * scale - 1.0f;
-  return values;
-}
-
 void onednnSgemm(benchmark::State& state) {
   const auto n = static_cast<dnnl_dim_t>(state.range(0));
   const auto count = static_cast<size_t>(n * n);

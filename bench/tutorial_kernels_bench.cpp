@@ -20,13 +20,6 @@ tcpuResult launch(tcpuFunction f, unsigned gx, unsigned gy, Args... args) {
   return tcpuLaunchKernel(f, gx, gy, 1, 1, 1, 1, 0, nullptr, params, nullptr);
 }
 
-std::vector<float> filled(size_t count, float scale) {
-  std::vector<float> values(count);
-  for (size_t i = 0; i < count; ++i)
-    values[i] = static_cast<float>(i % 97) * scale - 1.0f;
-  return values;
-}
-
 unsigned workerThreads() {
   int threads = 1;
   tcpuGetNumThreads(&threads);

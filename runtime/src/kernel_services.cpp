@@ -5,6 +5,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 
 #include "tcpu/kernel_abi.h"
 
@@ -49,37 +50,43 @@ T read(const void* values, uint64_t index) {
   return value;
 }
 
+// An integer in decimal, or in hexadecimal as its unsigned bits of the same
+// width. Always succeeds (true), as formatValue's other cases.
+template <class T>
+bool formatInteger(const tcpuPrintRecord& r, uint64_t index, char* out, size_t size) {
+  const T value = read<T>(r.values, index);
+  if (r.hex != 0)
+    std::snprintf(out, size, "0x%llx",
+                  static_cast<unsigned long long>(static_cast<std::make_unsigned_t<T>>(value)));
+  else if constexpr (std::is_signed_v<T>)
+    std::snprintf(out, size, "%lld", static_cast<long long>(value));
+  else
+    std::snprintf(out, size, "%llu", static_cast<unsigned long long>(value));
+  return true;
+}
+
 // Formats element `index` into `out`; false for an unknown type.
 bool formatValue(const tcpuPrintRecord& r, uint64_t index, char* out, size_t size) {
-  const bool hex = r.hex != 0;
   switch (static_cast<tcpuDataType>(r.type)) {
   case TCPU_TYPE_I1:
     std::snprintf(out, size, "%d", read<uint8_t>(r.values, index) ? 1 : 0);
     return true;
   case TCPU_TYPE_I8:
-    std::snprintf(out, size, hex ? "0x%" PRIx8 : "%" PRId8, read<int8_t>(r.values, index));
-    return true;
+    return formatInteger<int8_t>(r, index, out, size);
   case TCPU_TYPE_I16:
-    std::snprintf(out, size, hex ? "0x%" PRIx16 : "%" PRId16, read<int16_t>(r.values, index));
-    return true;
+    return formatInteger<int16_t>(r, index, out, size);
   case TCPU_TYPE_I32:
-    std::snprintf(out, size, hex ? "0x%" PRIx32 : "%" PRId32, read<int32_t>(r.values, index));
-    return true;
+    return formatInteger<int32_t>(r, index, out, size);
   case TCPU_TYPE_I64:
-    std::snprintf(out, size, hex ? "0x%" PRIx64 : "%" PRId64, read<int64_t>(r.values, index));
-    return true;
+    return formatInteger<int64_t>(r, index, out, size);
   case TCPU_TYPE_U8:
-    std::snprintf(out, size, hex ? "0x%" PRIx8 : "%" PRIu8, read<uint8_t>(r.values, index));
-    return true;
+    return formatInteger<uint8_t>(r, index, out, size);
   case TCPU_TYPE_U16:
-    std::snprintf(out, size, hex ? "0x%" PRIx16 : "%" PRIu16, read<uint16_t>(r.values, index));
-    return true;
+    return formatInteger<uint16_t>(r, index, out, size);
   case TCPU_TYPE_U32:
-    std::snprintf(out, size, hex ? "0x%" PRIx32 : "%" PRIu32, read<uint32_t>(r.values, index));
-    return true;
+    return formatInteger<uint32_t>(r, index, out, size);
   case TCPU_TYPE_U64:
-    std::snprintf(out, size, hex ? "0x%" PRIx64 : "%" PRIu64, read<uint64_t>(r.values, index));
-    return true;
+    return formatInteger<uint64_t>(r, index, out, size);
   case TCPU_TYPE_FP16:
     std::snprintf(out, size, "%.6g",
                   static_cast<double>(halfToFloat(read<uint16_t>(r.values, index))));
@@ -139,17 +146,16 @@ extern "C" TCPU_API void tcpuKernelPrint(const tcpuPrintRecord* record) {
     for (uint64_t j = 0; j < cols; ++j) {
       if (!tcpu::detail::formatValue(r, i * cols + j, value, sizeof value))
         std::snprintf(value, sizeof value, "<type %" PRIu32 ">", r.type);
-      if (r.rank == 0)
-        std::snprintf(line, sizeof line, "pid (%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") idx () ",
-                      r.programId[0], r.programId[1], r.programId[2]);
-      else if (r.rank == 1)
-        std::snprintf(line, sizeof line,
-                      "pid (%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") idx (%" PRIu64 ") ",
-                      r.programId[0], r.programId[1], r.programId[2], j);
-      else
-        std::snprintf(line, sizeof line,
-                      "pid (%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") idx (%" PRIu64 ", %" PRIu64 ") ",
-                      r.programId[0], r.programId[1], r.programId[2], i, j);
+      // "pid (x, y, z) idx (i, j) ", with as many indices as the rank.
+      int used =
+          std::snprintf(line, sizeof line, "pid (%" PRIu32 ", %" PRIu32 ", %" PRIu32 ") idx (",
+                        r.programId[0], r.programId[1], r.programId[2]);
+      if (r.rank == 2)
+        used +=
+            std::snprintf(line + used, sizeof line - static_cast<size_t>(used), "%" PRIu64 ", ", i);
+      if (r.rank >= 1)
+        used += std::snprintf(line + used, sizeof line - static_cast<size_t>(used), "%" PRIu64, j);
+      std::snprintf(line + used, sizeof line - static_cast<size_t>(used), ") ");
       text += line;
       text += prefix;
       // "x" prints as "x: 1", as Triton separates its prefix from the value.

@@ -1,8 +1,6 @@
 // Tutorial 08 (kernels/tutorials/grouped_gemm.cpp): one persistent launch
 // over a list of problems of different shapes, each against a double
 // reference.
-#include <algorithm>
-
 #include "tutorial_test_support.hpp"
 
 namespace tcpu::test {
@@ -29,6 +27,25 @@ protected:
   // Ragged sizes, a problem smaller than one tile, one larger than many.
   const std::vector<Problem> problems_ = {
       {128, 128, 128}, {100, 37, 65}, {1, 1, 1}, {64, 200, 32}, {257, 129, 300}};
+
+  // Launches f over problems_ with A_g, B_g, C_g row-major and densely packed.
+  template <class T>
+  tcpuResult launchProblems(tcpuFunction f, unsigned programs, const std::vector<std::vector<T>>& a,
+                            const std::vector<std::vector<T>>& b, std::vector<std::vector<T>>& c) {
+    std::vector<int32_t> sizes, lds;
+    std::vector<const T*> aPtrs, bPtrs;
+    std::vector<T*> cPtrs;
+    for (size_t g = 0; g < problems_.size(); ++g) {
+      const Problem& p = problems_[g];
+      sizes.insert(sizes.end(), {p.m, p.n, p.k});
+      lds.insert(lds.end(), {p.k, p.n, p.n});
+      aPtrs.push_back(a[g].data());
+      bPtrs.push_back(b[g].data());
+      cPtrs.push_back(c[g].data());
+    }
+    return launch(f, programs, 1, 1, aPtrs.data(), bPtrs.data(), cPtrs.data(), sizes.data(),
+                  lds.data(), static_cast<int32_t>(problems_.size()));
+  }
 };
 
 TEST_P(GroupedGemm, Fp16ProblemsMatchDoubleReference) {
@@ -36,37 +53,20 @@ TEST_P(GroupedGemm, Fp16ProblemsMatchDoubleReference) {
   tcpuFunction f = function(load("grouped_gemm.bc"), "grouped_matmul_f16");
   std::vector<std::vector<uint16_t>> a, b, c;
   std::vector<std::vector<double>> want;
-  std::vector<int32_t> sizes, lds;
   for (size_t g = 0; g < problems_.size(); ++g) {
     const Problem& p = problems_[g];
-    auto af = randomFloats(static_cast<size_t>(p.m) * static_cast<size_t>(p.k), 90 + unsigned(g));
-    auto bf = randomFloats(static_cast<size_t>(p.k) * static_cast<size_t>(p.n), 190 + unsigned(g));
-    std::vector<uint16_t> ah(af.size()), bh(bf.size());
-    for (size_t i = 0; i < af.size(); ++i)
-      af[i] = halfToFloat(ah[i] = floatToHalf(af[i]));
-    for (size_t i = 0; i < bf.size(); ++i)
-      bf[i] = halfToFloat(bh[i] = floatToHalf(bf[i]));
-    want.push_back(product(af, bf, p));
-    a.push_back(std::move(ah));
-    b.push_back(std::move(bh));
+    a.push_back(toHalf(
+        randomFloats(static_cast<size_t>(p.m) * static_cast<size_t>(p.k), 90 + unsigned(g))));
+    b.push_back(toHalf(
+        randomFloats(static_cast<size_t>(p.k) * static_cast<size_t>(p.n), 190 + unsigned(g))));
+    want.push_back(product(toFloat(a[g]), toFloat(b[g]), p));
     c.emplace_back(static_cast<size_t>(p.m) * static_cast<size_t>(p.n) + 1, uint16_t{0x7e00});
-    sizes.insert(sizes.end(), {p.m, p.n, p.k});
-    lds.insert(lds.end(), {p.k, p.n, p.n});
   }
-  std::vector<const uint16_t*> aPtrs, bPtrs;
-  std::vector<uint16_t*> cPtrs;
-  for (size_t g = 0; g < problems_.size(); ++g) {
-    aPtrs.push_back(a[g].data());
-    bPtrs.push_back(b[g].data());
-    cPtrs.push_back(c[g].data());
-  }
-  ASSERT_TCPU(launch(f, programs, 1, 1, aPtrs.data(), bPtrs.data(), cPtrs.data(), sizes.data(),
-                     lds.data(), static_cast<int32_t>(problems_.size())));
+  ASSERT_TCPU(launchProblems(f, programs, a, b, c));
   for (size_t g = 0; g < problems_.size(); ++g) {
     EXPECT_EQ(c[g].back(), 0x7e00) << "problem " << g << ": wrote past C";
     c[g].pop_back();
-    std::vector<float> got(c[g].size());
-    std::transform(c[g].begin(), c[g].end(), got.begin(), halfToFloat);
+    const std::vector<float> got = toFloat(c[g]);
     // Exact fp16 products, fp32 sums (k * 2^-24 relative to sum |a||b| <= k,
     // so <= 300^2 * 6e-8 = 5.4e-3 worst case, far less with random signs),
     // then one fp16 rounding of the output (2^-11 relative).
@@ -79,7 +79,6 @@ TEST_P(GroupedGemm, Fp32ProblemsMatchDoubleReference) {
   const unsigned programs = GetParam();
   tcpuFunction f = function(load("grouped_gemm.bc"), "grouped_matmul_f32");
   std::vector<std::vector<float>> a, b, c;
-  std::vector<int32_t> sizes, lds;
   for (size_t g = 0; g < problems_.size(); ++g) {
     const Problem& p = problems_[g];
     a.push_back(
@@ -87,18 +86,8 @@ TEST_P(GroupedGemm, Fp32ProblemsMatchDoubleReference) {
     b.push_back(
         randomFloats(static_cast<size_t>(p.k) * static_cast<size_t>(p.n), 40 + unsigned(g)));
     c.emplace_back(static_cast<size_t>(p.m) * static_cast<size_t>(p.n), -9.0f);
-    sizes.insert(sizes.end(), {p.m, p.n, p.k});
-    lds.insert(lds.end(), {p.k, p.n, p.n});
   }
-  std::vector<const float*> aPtrs, bPtrs;
-  std::vector<float*> cPtrs;
-  for (size_t g = 0; g < problems_.size(); ++g) {
-    aPtrs.push_back(a[g].data());
-    bPtrs.push_back(b[g].data());
-    cPtrs.push_back(c[g].data());
-  }
-  ASSERT_TCPU(launch(f, programs, 1, 1, aPtrs.data(), bPtrs.data(), cPtrs.data(), sizes.data(),
-                     lds.data(), static_cast<int32_t>(problems_.size())));
+  ASSERT_TCPU(launchProblems(f, programs, a, b, c));
   for (size_t g = 0; g < problems_.size(); ++g)
     // fp32 sums of k products of magnitude <= 1 (see matmul_test).
     EXPECT_TRUE(allClose(c[g], product(a[g], b[g], problems_[g]), 1e-5 * problems_[g].k, 0))

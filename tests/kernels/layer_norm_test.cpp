@@ -147,16 +147,6 @@ TEST_F(LayerNorm, HalfPrecisionForwardAndBackward) {
   tcpuModule module = load("layer_norm.bc");
   constexpr int M = 70, N = 777;
   const auto m = static_cast<size_t>(M), n = static_cast<size_t>(N);
-  auto toHalf = [](const std::vector<float>& v) {
-    std::vector<uint16_t> h(v.size());
-    std::transform(v.begin(), v.end(), h.begin(), floatToHalf);
-    return h;
-  };
-  auto toFloat = [](const std::vector<uint16_t>& h) {
-    std::vector<float> v(h.size());
-    std::transform(h.begin(), h.end(), v.begin(), halfToFloat);
-    return v;
-  };
   // Inputs are rounded to fp16 first; the reference sees the rounded values.
   const std::vector<uint16_t> x = toHalf(randomFloats(m * n, 1, -2.0f, 3.0f));
   const std::vector<uint16_t> w = toHalf(randomFloats(n, 2, 0.5f, 1.5f));

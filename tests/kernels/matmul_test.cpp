@@ -57,13 +57,8 @@ TEST_P(Matmul, Fp16InputsAccumulateInFp32) {
   tcpuModule module = load("matmul.bc");
   const auto a32 = randomFloats(static_cast<size_t>(c.m) * static_cast<size_t>(c.k), 23);
   const auto b32 = randomFloats(static_cast<size_t>(c.k) * static_cast<size_t>(c.n), 24);
-  std::vector<uint16_t> a(a32.size()), b(b32.size());
-  std::vector<float> aRounded(a32.size()), bRounded(b32.size());
-  for (size_t i = 0; i < a.size(); ++i)
-    aRounded[i] = halfToFloat(a[i] = floatToHalf(a32[i]));
-  for (size_t i = 0; i < b.size(); ++i)
-    bRounded[i] = halfToFloat(b[i] = floatToHalf(b32[i]));
-  const std::vector<double> want = reference(aRounded, bRounded, c.m, c.n, c.k, false);
+  const std::vector<uint16_t> a = toHalf(a32), b = toHalf(b32);
+  const std::vector<double> want = reference(toFloat(a), toFloat(b), c.m, c.n, c.k, false);
   const size_t size = static_cast<size_t>(c.m) * static_cast<size_t>(c.n);
 
   std::vector<float> out32(size);
@@ -75,9 +70,7 @@ TEST_P(Matmul, Fp16InputsAccumulateInFp32) {
   std::vector<uint16_t> out16(size);
   ASSERT_TCPU(launch(function(module, "matmul_f16"), gridFor(c), 1, 1, a.data(), b.data(),
                      out16.data(), c.m, c.n, c.k, c.k, 1, c.n, 1, c.n, 1));
-  std::vector<float> widened(size);
-  for (size_t i = 0; i < size; ++i)
-    widened[i] = halfToFloat(out16[i]);
+  const std::vector<float> widened = toFloat(out16);
   // Plus the final rounding to fp16: half an ULP, 2^-11 relative. The tutorial's own
   // test uses atol 1e-2 against torch.
   EXPECT_TRUE(allClose(widened, want, 1e-5 * c.k, 1.0 / 2048));

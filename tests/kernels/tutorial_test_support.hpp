@@ -3,6 +3,7 @@
 #ifndef TCPU_TESTS_KERNELS_TUTORIAL_TEST_SUPPORT_HPP
 #define TCPU_TESTS_KERNELS_TUTORIAL_TEST_SUPPORT_HPP
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -103,6 +104,18 @@ inline float halfToFloat(uint16_t h) {
   bits |= sign;
   std::memcpy(&value, &bits, 4);
   return value;
+}
+
+// Whole vectors through the two conversions above.
+inline std::vector<uint16_t> toHalf(const std::vector<float>& values) {
+  std::vector<uint16_t> bits(values.size());
+  std::transform(values.begin(), values.end(), bits.begin(), floatToHalf);
+  return bits;
+}
+inline std::vector<float> toFloat(const std::vector<uint16_t>& bits) {
+  std::vector<float> values(bits.size());
+  std::transform(bits.begin(), bits.end(), values.begin(), halfToFloat);
+  return values;
 }
 
 // |got - want| <= atol + rtol * |want| everywhere; reports the worst index.
