@@ -54,11 +54,12 @@ function(tcpu_add_kernels target)
       set(compiled ${CMAKE_CURRENT_BINARY_DIR}/${target}_${stem}.specialized.cpp)
       file(CONFIGURE OUTPUT ${compiled} CONTENT "${wrapper_text}" @ONLY)
     endif()
+    # The depfile makes the bitcode depend on every header it includes (tl.h).
     add_custom_command(OUTPUT ${output}
       COMMAND ${TCPU_CLANG} ${TCPU_KERNEL_CXX_FLAGS} ${includes} -ffp-contract=on -emit-llvm -c
-              ${compiled} -o ${output}
+              -MD -MF ${output}.d ${compiled} -o ${output}
       DEPENDS ${absolute} ${compiled}
-      IMPLICIT_DEPENDS CXX ${compiled}
+      DEPFILE ${output}.d
       COMMENT "Compiling kernel ${source} to bitcode" VERBATIM)
     list(APPEND outputs ${output})
   endforeach()

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <tuple>
 #include <type_traits>
 
 #include "tcpu/tl/platform.h"
@@ -64,6 +65,18 @@ struct Block {
   static constexpr int size = shape::size;
 
   alignas(64) T v[size];
+
+  Block() = default;
+  // Materializes a lazy block (an expression, an index block, a load view)
+  // of the same shape: `tl::Block<float, 64> y = x * 2;`.
+  template <class X>
+    requires requires(const X& x) { x.eval(); }
+  TL_INLINE Block(const X& x) { // NOLINT: implicit, as a value converts to its type
+    *this = x;
+  }
+  template <class X>
+    requires requires(const X& x) { x.eval(); }
+  TL_INLINE Block& operator=(const X& x);
 
   TL_INLINE T& operator[](int k) { return v[k]; }
   TL_INLINE const T& operator[](int k) const { return v[k]; }
@@ -153,62 +166,136 @@ struct broadcast_block {
   using type = std::conditional_t<rank == 2, Block<T, rows, cols>, Block<T, cols>>;
 };
 
-// Element (i, j) of an evaluated operand, broadcasting size-1 dimensions.
-template <class X>
+// Element (i, j) of an operand, broadcasting size-1 dimensions. Dense: the
+// caller has checked dense(x), so load views skip their masks.
+template <bool Dense = false, class X>
 TL_INLINE auto get(const X& x, int i, int j) {
-  if constexpr (is_block_v<X>)
-    return x.v[(X::rows == 1 ? 0 : i) * X::cols + (X::cols == 1 ? 0 : j)];
-  else
+  if constexpr (Tensor<X>) {
+    using S = shape_of<X>;
+    const int r = S::rows == 1 ? 0 : i, c = S::cols == 1 ? 0 : j;
+    if constexpr (is_block_v<X>)
+      return x.v[r * S::cols + c];
+    else if constexpr (requires { x.template element<Dense>(r, c); })
+      return x.template element<Dense>(r, c);
+    else
+      return x.at(r, c);
+  } else {
     return x;
+  }
+}
+
+// Whether every lane of x can be read without a mask (false only for load
+// views with a partial mask, and expressions over them).
+template <class X>
+TL_INLINE bool dense(const X& x) {
+  if constexpr (requires { x.dense(); })
+    return x.dense();
+  else
+    return true;
+}
+
+// How an expression holds an operand: a const Block that has a name is
+// referenced (it cannot change, and it outlives the statement); a mutable or
+// temporary Block is copied (so `d = m - n; m = n;` leaves d as it was);
+// scalars and the other lazy blocks are small and held by value.
+template <class X>
+using capture_t = std::conditional_t<is_block_v<X> && std::is_lvalue_reference_v<X> &&
+                                         std::is_const_v<std::remove_reference_t<X>>,
+                                     X, std::remove_cvref_t<X>>;
+
+template <class T, class... Ops>
+struct broadcast_all;
+template <class T, class X>
+struct broadcast_all<T, X> {
+  using SX = shape_of<X>;
+  using type = std::conditional_t<SX::rank == 2, Block<T, SX::rows, SX::cols>, Block<T, SX::cols>>;
+};
+template <class T, class X, class Y, class... Rest>
+struct broadcast_all<T, X, Y, Rest...> {
+  using type = typename broadcast_all<T, typename broadcast_block<bool, X, Y>::type, Rest...>::type;
+};
+
+template <class B, class X>
+TL_INLINE void assign(B& out, const X& x);
+
+} // namespace detail
+
+// A lazy elementwise expression: f applied to its operands' elements, with
+// broadcasting. Arithmetic builds these instead of blocks, and a store or a
+// reduction evaluates the whole expression in one loop, reading each operand
+// once (Triton's elementwise fusion). eval() materializes it.
+template <class F, class... Ops>
+struct Expr {
+  F f;
+  std::tuple<Ops...> ops;
+
+  using value_type =
+      decltype(f(detail::get(std::declval<const std::remove_cvref_t<Ops>&>(), 0, 0)...));
+  using block_type = typename detail::broadcast_all<value_type, std::remove_cvref_t<Ops>...>::type;
+
+  template <bool Dense>
+  TL_INLINE value_type element(int i, int j) const {
+    return std::apply([&](const auto&... o) { return f(detail::get<Dense>(o, i, j)...); }, ops);
+  }
+  TL_INLINE value_type at(int i, int j) const { return element<false>(i, j); }
+  TL_INLINE bool dense() const {
+    return std::apply([](const auto&... o) { return (detail::dense(o) && ...); }, ops);
+  }
+  TL_INLINE block_type eval() const {
+    block_type out;
+    detail::assign(out, *this);
+    return out;
+  }
+  template <class U>
+  TL_INLINE auto to() const;
+};
+
+namespace detail {
+
+// out = x, elementwise: one loop, unmasked when x is dense.
+template <class B, class X>
+TL_INLINE void assign(B& out, const X& x) {
+  if (dense(x)) {
+    for (int i = 0; i < B::rows; ++i)
+      for (int j = 0; j < B::cols; ++j)
+        out.v[i * B::cols + j] = static_cast<typename B::value_type>(get<true>(x, i, j));
+  } else {
+    for (int i = 0; i < B::rows; ++i)
+      for (int j = 0; j < B::cols; ++j)
+        out.v[i * B::cols + j] = static_cast<typename B::value_type>(get<false>(x, i, j));
+  }
+}
+
+template <class F, class... X>
+TL_INLINE auto makeExpr(F f, X&&... x) {
+  return Expr<F, capture_t<X&&>...>{f, {std::forward<X>(x)...}};
 }
 
 } // namespace detail
 
+template <class T, int D0, int D1>
+template <class X>
+  requires requires(const X& x) { x.eval(); }
+TL_INLINE Block<T, D0, D1>& Block<T, D0, D1>::operator=(const X& x) {
+  using S = shape_of<X>;
+  static_assert(S::rows == rows && S::cols == cols, "assigning a block of another shape");
+  detail::assign(*this, x);
+  return *this;
+}
+
 // Elementwise map and zip with broadcasting (the building blocks of every
-// operator): the inner loop runs along the contiguous dimension.
+// operator), lazy.
 template <class X, class F>
-TL_INLINE auto map(const X& x, F f) {
-  const auto& a = eval(x);
-  using A = std::remove_cvref_t<decltype(a)>;
-  using U = decltype(f(a.v[0]));
-  Block<U, A::rank == 2 ? A::rows : A::cols, A::rank == 2 ? A::cols : -1> out;
-  for (int k = 0; k < A::size; ++k)
-    out.v[k] = f(a.v[k]);
-  return out;
+TL_INLINE auto map(X&& x, F f) {
+  return detail::makeExpr(f, std::forward<X>(x));
 }
-
 template <class X, class Y, class F>
-TL_INLINE auto zip(const X& x, const Y& y, F f) {
-  const auto& a = eval(x);
-  const auto& b = eval(y);
-  using A = std::remove_cvref_t<decltype(a)>;
-  using B = std::remove_cvref_t<decltype(b)>;
-  using U = decltype(f(detail::get(a, 0, 0), detail::get(b, 0, 0)));
-  using Out = typename detail::broadcast_block<U, A, B>::type;
-  Out out;
-  for (int i = 0; i < Out::rows; ++i)
-    for (int j = 0; j < Out::cols; ++j)
-      out.v[i * Out::cols + j] = f(detail::get(a, i, j), detail::get(b, i, j));
-  return out;
+TL_INLINE auto zip(X&& x, Y&& y, F f) {
+  return detail::makeExpr(f, std::forward<X>(x), std::forward<Y>(y));
 }
-
 template <class C, class X, class Y, class F>
-TL_INLINE auto zip3(const C& c, const X& x, const Y& y, F f) {
-  const auto& a = eval(c);
-  const auto& b = eval(x);
-  const auto& d = eval(y);
-  using A = std::remove_cvref_t<decltype(a)>;
-  using B = std::remove_cvref_t<decltype(b)>;
-  using D = std::remove_cvref_t<decltype(d)>;
-  using U = decltype(f(detail::get(a, 0, 0), detail::get(b, 0, 0), detail::get(d, 0, 0)));
-  using AB = typename detail::broadcast_block<bool, A, B>::type;
-  using Out = typename detail::broadcast_block<U, AB, D>::type;
-  Out out;
-  for (int i = 0; i < Out::rows; ++i)
-    for (int j = 0; j < Out::cols; ++j)
-      out.v[i * Out::cols + j] =
-          f(detail::get(a, i, j), detail::get(b, i, j), detail::get(d, i, j));
-  return out;
+TL_INLINE auto zip3(C&& c, X&& x, Y&& y, F f) {
+  return detail::makeExpr(f, std::forward<C>(c), std::forward<X>(x), std::forward<Y>(y));
 }
 
 // Constructors.
@@ -231,9 +318,10 @@ TL_INLINE constexpr T cdiv(T x, T d) {
 
 // Casts: tl::cast<tl::float16>(x) is Triton's x.to(tl.float16).
 template <class U, class X>
-TL_INLINE auto cast(const X& x) {
-  if constexpr (Tensor<X>)
-    return map(x, [](auto e) { return static_cast<U>(static_cast<compute_t<decltype(e)>>(e)); });
+TL_INLINE auto cast(X&& x) {
+  if constexpr (Tensor<std::remove_cvref_t<X>>)
+    return map(std::forward<X>(x),
+               [](auto e) { return static_cast<U>(static_cast<compute_t<decltype(e)>>(e)); });
   else
     return static_cast<U>(x);
 }
@@ -252,10 +340,11 @@ TL_INLINE auto logical(A a, B b, auto f) {
 } // namespace detail
 
 #define TL_BINARY_OPERATOR(op)                                                                     \
-  template <Operand X, Operand Y>                                                                  \
-    requires(Tensor<X> || Tensor<Y>)                                                               \
-  TL_INLINE auto operator op(const X& x, const Y& y) {                                             \
-    return zip(x, y, [](auto a, auto b) {                                                          \
+  template <class X, class Y>                                                                      \
+    requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>> &&                 \
+             (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>))                   \
+  TL_INLINE auto operator op(X&& x, Y&& y) {                                                       \
+    return zip(std::forward<X>(x), std::forward<Y>(y), [](auto a, auto b) {                        \
       return detail::logical(a, b, [](auto p, auto q) { return p op q; });                         \
     });                                                                                            \
   }
@@ -272,10 +361,12 @@ TL_BINARY_OPERATOR(>>)
 #undef TL_BINARY_OPERATOR
 
 #define TL_COMPARISON(op)                                                                          \
-  template <Operand X, Operand Y>                                                                  \
-    requires(Tensor<X> || Tensor<Y>)                                                               \
-  TL_INLINE auto operator op(const X& x, const Y& y) {                                             \
-    return zip(x, y, [](auto a, auto b) -> bool { return a op b; });                               \
+  template <class X, class Y>                                                                      \
+    requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>> &&                 \
+             (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>))                   \
+  TL_INLINE auto operator op(X&& x, Y&& y) {                                                       \
+    return zip(std::forward<X>(x), std::forward<Y>(y),                                             \
+               [](auto a, auto b) -> bool { return a op b; });                                     \
   }
 TL_COMPARISON(<)
 TL_COMPARISON(<=)
@@ -285,23 +376,40 @@ TL_COMPARISON(==)
 TL_COMPARISON(!=)
 #undef TL_COMPARISON
 
-template <Tensor X>
-TL_INLINE auto operator-(const X& x) {
-  return map(x, [](auto a) { return -a; });
+template <class X>
+  requires Tensor<std::remove_cvref_t<X>>
+TL_INLINE auto operator-(X&& x) {
+  return map(std::forward<X>(x), [](auto a) { return -a; });
 }
-template <Tensor X>
-TL_INLINE auto operator!(const X& x) {
-  return map(x, [](auto a) -> bool { return !a; });
+template <class X>
+  requires Tensor<std::remove_cvref_t<X>>
+TL_INLINE auto operator!(X&& x) {
+  return map(std::forward<X>(x), [](auto a) -> bool { return !a; });
 }
-template <Tensor X>
-TL_INLINE auto operator~(const X& x) {
-  return map(x, [](auto a) { return ~a; });
+template <class X>
+  requires Tensor<std::remove_cvref_t<X>>
+TL_INLINE auto operator~(X&& x) {
+  return map(std::forward<X>(x), [](auto a) { return ~a; });
 }
 
+// In place, one loop: y holds copies of any mutable block it reads (see
+// capture_t), and otherwise reads element (i, j) only while writing (i, j).
 #define TL_COMPOUND_ASSIGNMENT(op)                                                                 \
   template <class T, int D0, int D1, Operand Y>                                                    \
   TL_INLINE Block<T, D0, D1>& operator op##=(Block<T, D0, D1>& x, const Y & y) {                   \
-    x = cast<T>(x op y);                                                                           \
+    using B = Block<T, D0, D1>;                                                                    \
+    static_assert(detail::broadcast_block<bool, B, Y>::type::size == B::size,                      \
+                  "compound assignment would change the block's shape");                           \
+    auto update = [&]<bool Dense>() {                                                              \
+      for (int i = 0; i < B::rows; ++i)                                                            \
+        for (int j = 0; j < B::cols; ++j)                                                          \
+          x.v[i * B::cols + j] = static_cast<T>(static_cast<compute_t<T>>(x.v[i * B::cols + j])    \
+                                                    op detail::get<Dense>(y, i, j));               \
+    };                                                                                             \
+    if (detail::dense(y))                                                                          \
+      update.template operator()<true>();                                                          \
+    else                                                                                           \
+      update.template operator()<false>();                                                         \
     return x;                                                                                      \
   }
 TL_COMPOUND_ASSIGNMENT(+)
@@ -311,15 +419,19 @@ TL_COMPOUND_ASSIGNMENT(/)
 #undef TL_COMPOUND_ASSIGNMENT
 
 // where(condition, x, y), broadcasting all three.
-template <Operand C, Operand X, Operand Y>
-TL_INLINE auto where(const C& c, const X& x, const Y& y) {
-  if constexpr (!Tensor<C> && !Tensor<X> && !Tensor<Y>)
+template <class C, class X, class Y>
+  requires(Operand<std::remove_cvref_t<C>> && Operand<std::remove_cvref_t<X>> &&
+           Operand<std::remove_cvref_t<Y>>)
+TL_INLINE auto where(C&& c, X&& x, Y&& y) {
+  if constexpr (!Tensor<std::remove_cvref_t<C>> && !Tensor<std::remove_cvref_t<X>> &&
+                !Tensor<std::remove_cvref_t<Y>>)
     return c ? x : y;
   else
-    return zip3(c, x, y, [](bool p, auto a, auto b) {
-      using U = std::common_type_t<decltype(a), decltype(b)>;
-      return p ? static_cast<U>(a) : static_cast<U>(b);
-    });
+    return zip3(std::forward<C>(c), std::forward<X>(x), std::forward<Y>(y),
+                [](bool p, auto a, auto b) {
+                  using U = std::common_type_t<decltype(a), decltype(b)>;
+                  return p ? static_cast<U>(a) : static_cast<U>(b);
+                });
 }
 
 // maximum/minimum: a NaN operand is ignored (Triton's default,
@@ -353,19 +465,23 @@ TL_INLINE auto minOf(A a, B b, PropagateNan nan) {
 }
 } // namespace detail
 
-template <Operand X, Operand Y>
-TL_INLINE auto maximum(const X& x, const Y& y, PropagateNan nan = PropagateNan::none) {
-  if constexpr (!Tensor<X> && !Tensor<Y>)
+template <class X, class Y>
+  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
+TL_INLINE auto maximum(X&& x, Y&& y, PropagateNan nan = PropagateNan::none) {
+  if constexpr (!Tensor<std::remove_cvref_t<X>> && !Tensor<std::remove_cvref_t<Y>>)
     return detail::maxOf(x, y, nan);
   else
-    return zip(x, y, [nan](auto a, auto b) { return detail::maxOf(a, b, nan); });
+    return zip(std::forward<X>(x), std::forward<Y>(y),
+               [nan](auto a, auto b) { return detail::maxOf(a, b, nan); });
 }
-template <Operand X, Operand Y>
-TL_INLINE auto minimum(const X& x, const Y& y, PropagateNan nan = PropagateNan::none) {
-  if constexpr (!Tensor<X> && !Tensor<Y>)
+template <class X, class Y>
+  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
+TL_INLINE auto minimum(X&& x, Y&& y, PropagateNan nan = PropagateNan::none) {
+  if constexpr (!Tensor<std::remove_cvref_t<X>> && !Tensor<std::remove_cvref_t<Y>>)
     return detail::minOf(x, y, nan);
   else
-    return zip(x, y, [nan](auto a, auto b) { return detail::minOf(a, b, nan); });
+    return zip(std::forward<X>(x), std::forward<Y>(y),
+               [nan](auto a, auto b) { return detail::minOf(a, b, nan); });
 }
 
 // Math, elementwise, computed in fp32 for 16-bit floats. The calls become
@@ -379,7 +495,7 @@ TL_INLINE auto minimum(const X& x, const Y& y, PropagateNan nan = PropagateNan::
       return static_cast<decltype(e)>(expr);                                                       \
     };                                                                                             \
     if constexpr (Tensor<X>)                                                                       \
-      return map(x, f);                                                                            \
+      return map(x, f).eval();                                                                     \
     else                                                                                           \
       return f(x);                                                                                 \
   }
@@ -418,20 +534,29 @@ TL_INLINE auto pow(const X& x, const Y& y) {
   if constexpr (!Tensor<X> && !Tensor<Y>)
     return f(x, y);
   else
-    return zip(x, y, f);
+    return zip(x, y, f).eval();
 }
 
 // Fused multiply-add, as tl.fma.
-template <Operand X, Operand Y, Operand Z>
-TL_INLINE auto fma(const X& x, const Y& y, const Z& z) {
+template <class X, class Y, class Z>
+  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>> &&
+           Operand<std::remove_cvref_t<Z>>)
+TL_INLINE auto fma(X&& x, Y&& y, Z&& z) {
   auto f = [](auto a, auto b, auto c) {
     using C = compute_t<std::common_type_t<decltype(a), decltype(b), decltype(c)>>;
     return std::fma(static_cast<C>(a), static_cast<C>(b), static_cast<C>(c));
   };
-  if constexpr (!Tensor<X> && !Tensor<Y> && !Tensor<Z>)
+  if constexpr (!Tensor<std::remove_cvref_t<X>> && !Tensor<std::remove_cvref_t<Y>> &&
+                !Tensor<std::remove_cvref_t<Z>>)
     return f(x, y, z);
   else
-    return zip3(x, y, z, f);
+    return zip3(std::forward<X>(x), std::forward<Y>(y), std::forward<Z>(z), f);
+}
+
+template <class F, class... Ops>
+template <class U>
+TL_INLINE auto Expr<F, Ops...>::to() const {
+  return cast<U>(*this);
 }
 
 } // namespace tcpu::tl

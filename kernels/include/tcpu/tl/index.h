@@ -22,8 +22,11 @@ struct Lin {
     Block<int32_t, D0, D1> out;
     for (int i = 0; i < shape::rows; ++i)
       for (int j = 0; j < shape::cols; ++j)
-        out.v[i * shape::cols + j] = static_cast<int32_t>(base + i * rowStep + j * colStep);
+        out.v[i * shape::cols + j] = at(i, j);
     return out;
+  }
+  TL_INLINE int32_t at(int i, int j) const {
+    return static_cast<int32_t>(base + i * rowStep + j * colStep);
   }
 };
 
@@ -48,8 +51,11 @@ struct Rect {
     Block<bool, D0, D1> out;
     for (int i = 0; i < shape::rows; ++i)
       for (int j = 0; j < shape::cols; ++j)
-        out.v[i * shape::cols + j] = i >= rowLo && i < rowHi && j >= colLo && j < colHi;
+        out.v[i * shape::cols + j] = at(i, j);
     return out;
+  }
+  TL_INLINE bool at(int i, int j) const {
+    return i >= rowLo && i < rowHi && j >= colLo && j < colHi;
   }
   TL_INLINE bool full() const {
     return rowLo <= 0 && rowHi >= shape::rows && colLo <= 0 && colHi >= shape::cols;
@@ -68,15 +74,16 @@ struct Outer {
     Block<int64_t, D0, D1> out;
     for (int i = 0; i < shape::rows; ++i)
       for (int j = 0; j < shape::cols; ++j)
-        out.v[i * shape::cols + j] = row[i] + j * colStep;
+        out.v[i * shape::cols + j] = at(i, j);
     return out;
   }
+  TL_INLINE int64_t at(int i, int j) const { return row[i] + j * colStep; }
 };
 
 namespace detail {
 
 template <int D0, int D1>
-TL_INLINE Outer<D0, D1> toOuter(const Lin<D0, D1>& x) {
+TL_INLINE Outer<D0, D1> toOuter(Lin<D0, D1> x) {
   Outer<D0, D1> out;
   for (int i = 0; i < Shape<D0, D1>::rows; ++i)
     out.row[i] = x.base + i * x.rowStep;
@@ -127,7 +134,7 @@ TL_INLINE void solve(Compare c, int64_t base, int64_t bound, int64_t& lo, int64_
 // lin (op) bound as a Rect when lin moves by 1 along at most one dimension;
 // otherwise an explicit mask.
 template <int D0, int D1, std::integral S>
-TL_INLINE Block<bool, D0, D1> compareExplicit(const Lin<D0, D1>& x, S bound, Compare c) {
+TL_INLINE Block<bool, D0, D1> compareExplicit(Lin<D0, D1> x, S bound, Compare c) {
   return zip(x.eval(), bound, [c](int32_t a, S b) -> bool {
     switch (c) {
     case Compare::less:
@@ -153,11 +160,12 @@ struct LinMask {
   bool structured = true;
   Block<bool, D0, D1> lanes; // used when !structured
   TL_INLINE Block<bool, D0, D1> eval() const { return structured ? rect.eval() : lanes; }
+  TL_INLINE bool at(int i, int j) const { return structured ? rect.at(i, j) : lanes.at(i, j); }
 };
 
 namespace detail {
 template <int D0, int D1, std::integral S>
-TL_INLINE LinMask<D0, D1> compare(const Lin<D0, D1>& x, S bound, Compare c) {
+TL_INLINE LinMask<D0, D1> compare(Lin<D0, D1> x, S bound, Compare c) {
   using Sh = Shape<D0, D1>;
   LinMask<D0, D1> out;
   const int64_t b = static_cast<int64_t>(bound);
@@ -180,41 +188,41 @@ TL_INLINE LinMask<D0, D1> compare(const Lin<D0, D1>& x, S bound, Compare c) {
 } // namespace detail
 
 template <int D0, int D1, std::integral S>
-TL_INLINE auto operator<(const Lin<D0, D1>& x, S b) {
+TL_INLINE auto operator<(Lin<D0, D1> x, S b) {
   return detail::compare(x, b, detail::Compare::less);
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE auto operator<=(const Lin<D0, D1>& x, S b) {
+TL_INLINE auto operator<=(Lin<D0, D1> x, S b) {
   return detail::compare(x, b, detail::Compare::lessEqual);
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE auto operator>(const Lin<D0, D1>& x, S b) {
+TL_INLINE auto operator>(Lin<D0, D1> x, S b) {
   return detail::compare(x, b, detail::Compare::greater);
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE auto operator>=(const Lin<D0, D1>& x, S b) {
+TL_INLINE auto operator>=(Lin<D0, D1> x, S b) {
   return detail::compare(x, b, detail::Compare::greaterEqual);
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE auto operator>(S b, const Lin<D0, D1>& x) {
+TL_INLINE auto operator>(S b, Lin<D0, D1> x) {
   return x < b;
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE auto operator>=(S b, const Lin<D0, D1>& x) {
+TL_INLINE auto operator>=(S b, Lin<D0, D1> x) {
   return x <= b;
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE auto operator<(S b, const Lin<D0, D1>& x) {
+TL_INLINE auto operator<(S b, Lin<D0, D1> x) {
   return x > b;
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE auto operator<=(S b, const Lin<D0, D1>& x) {
+TL_INLINE auto operator<=(S b, Lin<D0, D1> x) {
   return x >= b;
 }
 
 // Mask conjunction keeps rectangles; anything else is explicit.
 template <int A0, int A1, int B0, int B1>
-TL_INLINE auto operator&(const LinMask<A0, A1>& a, const LinMask<B0, B1>& b) {
+TL_INLINE auto operator&(LinMask<A0, A1> a, LinMask<B0, B1> b) {
   using R = typename detail::broadcast_lazy<LinMask, Shape<A0, A1>, Shape<B0, B1>>::type;
   R out;
   if (a.structured && b.structured) {
@@ -237,36 +245,36 @@ TL_INLINE auto operator&(const LinMask<A0, A1>& a, const LinMask<B0, B1>& b) {
 
 // Affine arithmetic on Lin stays Lin.
 template <int D0, int D1, std::integral S>
-TL_INLINE Lin<D0, D1> operator+(const Lin<D0, D1>& x, S s) {
+TL_INLINE Lin<D0, D1> operator+(Lin<D0, D1> x, S s) {
   return {x.base + static_cast<int64_t>(s), x.rowStep, x.colStep};
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE Lin<D0, D1> operator+(S s, const Lin<D0, D1>& x) {
+TL_INLINE Lin<D0, D1> operator+(S s, Lin<D0, D1> x) {
   return x + s;
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE Lin<D0, D1> operator-(const Lin<D0, D1>& x, S s) {
+TL_INLINE Lin<D0, D1> operator-(Lin<D0, D1> x, S s) {
   return {x.base - static_cast<int64_t>(s), x.rowStep, x.colStep};
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE Lin<D0, D1> operator-(S s, const Lin<D0, D1>& x) {
+TL_INLINE Lin<D0, D1> operator-(S s, Lin<D0, D1> x) {
   return {static_cast<int64_t>(s) - x.base, -x.rowStep, -x.colStep};
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE Lin<D0, D1> operator*(const Lin<D0, D1>& x, S s) {
+TL_INLINE Lin<D0, D1> operator*(Lin<D0, D1> x, S s) {
   const auto k = static_cast<int64_t>(s);
   return {x.base * k, x.rowStep * k, x.colStep * k};
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE Lin<D0, D1> operator*(S s, const Lin<D0, D1>& x) {
+TL_INLINE Lin<D0, D1> operator*(S s, Lin<D0, D1> x) {
   return x * s;
 }
 template <int D0, int D1>
-TL_INLINE Lin<D0, D1> operator-(const Lin<D0, D1>& x) {
+TL_INLINE Lin<D0, D1> operator-(Lin<D0, D1> x) {
   return {-x.base, -x.rowStep, -x.colStep};
 }
 template <int A0, int A1, int B0, int B1>
-TL_INLINE auto operator+(const Lin<A0, A1>& a, const Lin<B0, B1>& b) {
+TL_INLINE auto operator+(Lin<A0, A1> a, Lin<B0, B1> b) {
   using R = typename detail::broadcast_lazy<Lin, Shape<A0, A1>, Shape<B0, B1>>::type;
   auto step = [](int size, int64_t s) { return size == 1 ? int64_t{0} : s; };
   return R{a.base + b.base,
@@ -274,7 +282,7 @@ TL_INLINE auto operator+(const Lin<A0, A1>& a, const Lin<B0, B1>& b) {
            step(Shape<A0, A1>::cols, a.colStep) + step(Shape<B0, B1>::cols, b.colStep)};
 }
 template <int A0, int A1, int B0, int B1>
-TL_INLINE auto operator-(const Lin<A0, A1>& a, const Lin<B0, B1>& b) {
+TL_INLINE auto operator-(Lin<A0, A1> a, Lin<B0, B1> b) {
   return a + (-b);
 }
 
@@ -282,7 +290,7 @@ TL_INLINE auto operator-(const Lin<A0, A1>& a, const Lin<B0, B1>& b) {
 // affine row. Built by adding such a column block to a Lin.
 template <class T, int M, int N, int N1>
   requires std::is_integral_v<T>
-TL_INLINE auto operator+(const Block<T, M, 1>& rows, const Lin<N, N1>& x) {
+TL_INLINE auto operator+(Block<T, M, 1> rows, Lin<N, N1> x) {
   using R = typename detail::broadcast_lazy<Outer, Shape<M, 1>, Shape<N, N1>>::type;
   static_assert(R::shape::rank == 2, "Outer is two-dimensional");
   R out;
@@ -294,22 +302,35 @@ TL_INLINE auto operator+(const Block<T, M, 1>& rows, const Lin<N, N1>& x) {
 }
 template <class T, int M, int N, int N1>
   requires std::is_integral_v<T>
-TL_INLINE auto operator+(const Lin<N, N1>& x, const Block<T, M, 1>& rows) {
+TL_INLINE auto operator+(Lin<N, N1> x, const Block<T, M, 1>& rows) {
   return rows + x;
 }
+// An integer column computed by an expression, e.g. `col(offs) * stride`.
+template <class F, class... Ops, int N, int N1>
+  requires(std::is_integral_v<typename Expr<F, Ops...>::value_type> &&
+           Expr<F, Ops...>::block_type::rank == 2 && Expr<F, Ops...>::block_type::cols == 1)
+TL_INLINE auto operator+(Expr<F, Ops...> rows, Lin<N, N1> x) {
+  return rows.eval() + x;
+}
+template <class F, class... Ops, int N, int N1>
+  requires(std::is_integral_v<typename Expr<F, Ops...>::value_type> &&
+           Expr<F, Ops...>::block_type::rank == 2 && Expr<F, Ops...>::block_type::cols == 1)
+TL_INLINE auto operator+(Lin<N, N1> x, Expr<F, Ops...> rows) {
+  return rows.eval() + x;
+}
 template <int D0, int D1, std::integral S>
-TL_INLINE Outer<D0, D1> operator+(const Outer<D0, D1>& x, S s) {
+TL_INLINE Outer<D0, D1> operator+(Outer<D0, D1> x, S s) {
   Outer<D0, D1> out = x;
   for (int i = 0; i < Shape<D0, D1>::rows; ++i)
     out.row[i] += static_cast<int64_t>(s);
   return out;
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE Outer<D0, D1> operator+(S s, const Outer<D0, D1>& x) {
+TL_INLINE Outer<D0, D1> operator+(S s, Outer<D0, D1> x) {
   return x + s;
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE Outer<D0, D1> operator*(const Outer<D0, D1>& x, S s) {
+TL_INLINE Outer<D0, D1> operator*(Outer<D0, D1> x, S s) {
   Outer<D0, D1> out = x;
   const auto k = static_cast<int64_t>(s);
   for (int i = 0; i < Shape<D0, D1>::rows; ++i)
@@ -318,11 +339,11 @@ TL_INLINE Outer<D0, D1> operator*(const Outer<D0, D1>& x, S s) {
   return out;
 }
 template <int D0, int D1, std::integral S>
-TL_INLINE Outer<D0, D1> operator*(S s, const Outer<D0, D1>& x) {
+TL_INLINE Outer<D0, D1> operator*(S s, Outer<D0, D1> x) {
   return x * s;
 }
 template <int D0, int D1, int B0, int B1>
-TL_INLINE Outer<D0, D1> operator+(const Outer<D0, D1>& x, const Lin<B0, B1>& y) {
+TL_INLINE Outer<D0, D1> operator+(Outer<D0, D1> x, Lin<B0, B1> y) {
   static_assert(
       detail::broadcast_lazy<Outer, Shape<D0, D1>, Shape<B0, B1>>::rows == Shape<D0, D1>::rows &&
           detail::broadcast_lazy<Outer, Shape<D0, D1>, Shape<B0, B1>>::cols == Shape<D0, D1>::cols,
@@ -334,7 +355,7 @@ TL_INLINE Outer<D0, D1> operator+(const Outer<D0, D1>& x, const Lin<B0, B1>& y) 
   return out;
 }
 template <int D0, int D1, int B0, int B1>
-TL_INLINE Outer<D0, D1> operator+(const Lin<B0, B1>& y, const Outer<D0, D1>& x) {
+TL_INLINE Outer<D0, D1> operator+(Lin<B0, B1> y, Outer<D0, D1> x) {
   return x + y;
 }
 
@@ -355,7 +376,7 @@ TL_INLINE auto expand_dims(const Block<T, N>& x) {
   }
 }
 template <int Axis, int N>
-TL_INLINE auto expand_dims(const Lin<N>& x) {
+TL_INLINE auto expand_dims(Lin<N> x) {
   static_assert(Axis == 0 || Axis == 1, "expand_dims: axis is 0 or 1");
   if constexpr (Axis == 0)
     return Lin<1, N>{x.base, 0, x.colStep};
@@ -363,7 +384,7 @@ TL_INLINE auto expand_dims(const Lin<N>& x) {
     return Lin<N, 1>{x.base, x.colStep, 0};
 }
 template <int Axis, int N>
-TL_INLINE auto expand_dims(const LinMask<N>& x) {
+TL_INLINE auto expand_dims(LinMask<N> x) {
   static_assert(Axis == 0 || Axis == 1, "expand_dims: axis is 0 or 1");
   using R = std::conditional_t<Axis == 0, LinMask<1, N>, LinMask<N, 1>>;
   R out;
@@ -377,6 +398,11 @@ TL_INLINE auto expand_dims(const LinMask<N>& x) {
     for (int k = 0; k < N; ++k)
       out.lanes.v[k] = x.lanes.v[k];
   return out;
+}
+
+template <int Axis, class F, class... Ops>
+TL_INLINE auto expand_dims(const Expr<F, Ops...>& x) {
+  return expand_dims<Axis>(x.eval());
 }
 
 // Sugar for the two expand_dims: col(x) is x[:, None], row(x) is x[None, :].

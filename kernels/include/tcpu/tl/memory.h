@@ -19,6 +19,7 @@ struct Ptr {
   int64_t colStep;
 
   TL_INLINE T* address(int i, int j) const { return base + row[i] + j * colStep; }
+  TL_INLINE T* at(int i, int j) const { return address(i, j); }
   TL_INLINE Block<T*, D0, D1> eval() const {
     Block<T*, D0, D1> out;
     for (int i = 0; i < shape::rows; ++i)
@@ -40,7 +41,7 @@ struct Ptr {
 };
 
 template <class T, int D0, int D1>
-TL_INLINE Ptr<T, D0, D1> operator+(T* p, const Outer<D0, D1>& x) {
+TL_INLINE Ptr<T, D0, D1> operator+(T* p, Outer<D0, D1> x) {
   Ptr<T, D0, D1> out;
   out.base = p;
   for (int i = 0; i < Shape<D0, D1>::rows; ++i)
@@ -49,11 +50,11 @@ TL_INLINE Ptr<T, D0, D1> operator+(T* p, const Outer<D0, D1>& x) {
   return out;
 }
 template <class T, int D0, int D1>
-TL_INLINE Ptr<T, D0, D1> operator+(T* p, const Lin<D0, D1>& x) {
+TL_INLINE Ptr<T, D0, D1> operator+(T* p, Lin<D0, D1> x) {
   return p + detail::toOuter(x);
 }
 template <class T, int D0, int D1>
-TL_INLINE Ptr<T, D0, D1> operator+(const Lin<D0, D1>& x, T* p) {
+TL_INLINE Ptr<T, D0, D1> operator+(Lin<D0, D1> x, T* p) {
   return p + x;
 }
 template <class T, int D0, int D1, std::integral S>
@@ -61,7 +62,7 @@ TL_INLINE Ptr<T, D0, D1> operator+(Ptr<T, D0, D1> p, S s) {
   return p += s;
 }
 template <class T, int D0, int D1>
-TL_INLINE Ptr<T, D0, D1> operator+(const Ptr<T, D0, D1>& p, const Lin<D0, D1>& x) {
+TL_INLINE Ptr<T, D0, D1> operator+(Ptr<T, D0, D1> p, Lin<D0, D1> x) {
   Ptr<T, D0, D1> out = p;
   const Outer<D0, D1> o = detail::toOuter(x);
   for (int i = 0; i < Shape<D0, D1>::rows; ++i)
@@ -77,6 +78,12 @@ TL_INLINE Block<T*, D0, D1> operator+(T* p, const Block<I, D0, D1>& offsets) {
   for (int k = 0; k < Block<I, D0, D1>::size; ++k)
     out.v[k] = p + offsets.v[k];
   return out;
+}
+
+template <class T, class F, class... Ops>
+  requires std::is_integral_v<typename Expr<F, Ops...>::value_type>
+TL_INLINE auto operator+(T* p, Expr<F, Ops...> offsets) {
+  return p + offsets.eval();
 }
 
 namespace detail {
@@ -107,32 +114,44 @@ TL_INLINE void loadRow(U* out, const T* p, int64_t step, int64_t lo, int64_t hi,
     out[j] = other;
 }
 
-template <class T, class V, int N>
-TL_INLINE void storeRow(T* p, const V* in, bool broadcastValue, int64_t step, int64_t lo,
-                        int64_t hi) {
-  const int first = lo < 0 ? 0 : (lo > N ? N : static_cast<int>(lo));
-  const int last = hi > N ? N : (hi < first ? first : static_cast<int>(hi));
-  if (broadcastValue) {
-    const T value = static_cast<T>(in[0]);
-    for (int j = first; j < last; ++j)
-      p[j * step] = value;
-  } else if (step == 1 && first == 0 && last == N) {
-    for (int j = 0; j < N; ++j)
-      p[j] = static_cast<T>(in[j]);
-  } else if (step == 1) {
-    for (int j = first; j < last; ++j)
-      p[j] = static_cast<T>(in[j]);
-  } else {
-    for (int j = first; j < last; ++j)
-      p[j * step] = static_cast<T>(in[j]);
-  }
+TL_INLINE int clampLane(int64_t x, int lo, int hi) {
+  return x < lo ? lo : (x > hi ? hi : static_cast<int>(x));
+}
+
+// Stores lanes [rowLo, rowHi) x [colLo, colHi) of value through p, evaluating
+// value (a block, an expression or a scalar) in the same loop.
+template <class T, int D0, int D1, class V>
+TL_INLINE void storeRect(const Ptr<T, D0, D1>& p, const V& value, int64_t rowLo, int64_t rowHi,
+                         int64_t colLo, int64_t colHi) {
+  using Sh = Shape<D0, D1>;
+  const int r0 = clampLane(rowLo, 0, Sh::rows), r1 = clampLane(rowHi, r0, Sh::rows);
+  const int c0 = clampLane(colLo, 0, Sh::cols), c1 = clampLane(colHi, c0, Sh::cols);
+  const int64_t step = p.colStep;
+  auto rows = [&]<bool Dense>() {
+    for (int i = r0; i < r1; ++i) {
+      T* q = p.base + p.row[i];
+      if (step == 1 && c0 == 0 && c1 == Sh::cols)
+        for (int j = 0; j < Sh::cols; ++j)
+          q[j] = static_cast<T>(get<Dense>(value, i, j));
+      else if (step == 1)
+        for (int j = c0; j < c1; ++j)
+          q[j] = static_cast<T>(get<Dense>(value, i, j));
+      else
+        for (int j = c0; j < c1; ++j)
+          q[j * step] = static_cast<T>(get<Dense>(value, i, j));
+    }
+  };
+  if (dense(value))
+    rows.template operator()<true>();
+  else
+    rows.template operator()<false>();
 }
 
 } // namespace detail
 
 // A load without a mask reads every lane.
 template <class T, int D0, int D1>
-TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Ptr<T, D0, D1>& p) {
+TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(Ptr<T, D0, D1> p) {
   using U = std::remove_const_t<T>;
   using Sh = Shape<D0, D1>;
   Block<U, D0, D1> out;
@@ -144,8 +163,8 @@ TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Ptr<T, D0, D1>& p) {
 
 // load(ptr, mask, other): masked-off lanes are `other` (0 when not given).
 template <class T, int D0, int D1, int M0, int M1, class O = int>
-TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Ptr<T, D0, D1>& p,
-                                                     const LinMask<M0, M1>& mask, O other = 0) {
+TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(Ptr<T, D0, D1> p, LinMask<M0, M1> mask,
+                                                     O other = 0) {
   using U = std::remove_const_t<T>;
   using Sh = Shape<D0, D1>;
   Block<U, D0, D1> out;
@@ -169,9 +188,8 @@ TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Ptr<T, D0, D1>& p,
 }
 
 // Any other mask block over a structured pointer.
-template <class T, int D0, int D1, int M0, int M1, class O = int>
-TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Ptr<T, D0, D1>& p,
-                                                     const Block<bool, M0, M1>& mask, O other = 0) {
+template <class T, int D0, int D1, Tensor M, class O = int>
+TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(Ptr<T, D0, D1> p, const M& mask, O other = 0) {
   using U = std::remove_const_t<T>;
   using Sh = Shape<D0, D1>;
   Block<U, D0, D1> out;
@@ -211,75 +229,51 @@ TL_INLINE std::remove_const_t<T> load(T* p) {
   return *p;
 }
 
-// store(ptr, value, mask): value is cast to the pointee type and broadcast.
+// store(ptr, value, mask): value is cast to the pointee type and broadcast;
+// an expression is evaluated as it is stored.
 template <class T, int D0, int D1, Operand V>
-TL_INLINE void store(const Ptr<T, D0, D1>& p, const V& value) {
+TL_INLINE void store(Ptr<T, D0, D1> p, const V& value) {
   using Sh = Shape<D0, D1>;
-  const auto& v = eval(value);
-  using VB = std::remove_cvref_t<decltype(v)>;
-  for (int i = 0; i < Sh::rows; ++i) {
-    if constexpr (is_block_v<VB>) {
-      const bool rowBroadcast = VB::rows == 1;
-      detail::storeRow<T, element_t<VB>, Sh::cols>(p.base + p.row[i],
-                                                   v.v + (rowBroadcast ? 0 : i * VB::cols),
-                                                   VB::cols == 1, p.colStep, 0, Sh::cols);
-    } else {
-      detail::storeRow<T, VB, Sh::cols>(p.base + p.row[i], &v, true, p.colStep, 0, Sh::cols);
-    }
-  }
+  detail::storeRect(p, value, 0, Sh::rows, 0, Sh::cols);
 }
 
 template <class T, int D0, int D1, Operand V, int M0, int M1>
-TL_INLINE void store(const Ptr<T, D0, D1>& p, const V& value, const LinMask<M0, M1>& mask) {
+TL_INLINE void store(Ptr<T, D0, D1> p, const V& value, LinMask<M0, M1> mask) {
   using Sh = Shape<D0, D1>;
-  const auto& v = eval(value);
-  using VB = std::remove_cvref_t<decltype(v)>;
   if (!mask.structured) {
     for (int i = 0; i < Sh::rows; ++i)
       for (int j = 0; j < Sh::cols; ++j)
-        if (detail::get(mask.lanes, i, j)) *p.address(i, j) = static_cast<T>(detail::get(v, i, j));
+        if (detail::get(mask.lanes, i, j))
+          *p.address(i, j) = static_cast<T>(detail::get(value, i, j));
     return;
   }
   Rect<M0, M1> r = mask.rect;
   detail::broadcastBounds(Shape<M0, M1>::rows, r.rowLo, r.rowHi);
   detail::broadcastBounds(Shape<M0, M1>::cols, r.colLo, r.colHi);
-  for (int i = 0; i < Sh::rows; ++i) {
-    if (i < r.rowLo || i >= r.rowHi) continue;
-    if constexpr (is_block_v<VB>) {
-      const bool rowBroadcast = VB::rows == 1;
-      detail::storeRow<T, element_t<VB>, Sh::cols>(p.base + p.row[i],
-                                                   v.v + (rowBroadcast ? 0 : i * VB::cols),
-                                                   VB::cols == 1, p.colStep, r.colLo, r.colHi);
-    } else {
-      detail::storeRow<T, VB, Sh::cols>(p.base + p.row[i], &v, true, p.colStep, r.colLo, r.colHi);
-    }
-  }
+  detail::storeRect(p, value, r.rowLo, r.rowHi, r.colLo, r.colHi);
 }
 
-template <class T, int D0, int D1, Operand V, int M0, int M1>
-TL_INLINE void store(const Ptr<T, D0, D1>& p, const V& value, const Block<bool, M0, M1>& mask) {
-  const auto& v = eval(value);
+// Any other mask over a structured pointer.
+template <class T, int D0, int D1, Operand V, Tensor M>
+TL_INLINE void store(Ptr<T, D0, D1> p, const V& value, const M& mask) {
   for (int i = 0; i < Shape<D0, D1>::rows; ++i)
     for (int j = 0; j < Shape<D0, D1>::cols; ++j)
-      if (detail::get(mask, i, j)) *p.address(i, j) = static_cast<T>(detail::get(v, i, j));
+      if (detail::get(mask, i, j)) *p.address(i, j) = static_cast<T>(detail::get(value, i, j));
 }
 
 // Scatters through a block of pointers.
 template <class T, int D0, int D1, Operand V>
 TL_INLINE void store(const Block<T*, D0, D1>& p, const V& value) {
-  const auto& v = eval(value);
   for (int i = 0; i < Shape<D0, D1>::rows; ++i)
     for (int j = 0; j < Shape<D0, D1>::cols; ++j)
-      *p.v[i * Shape<D0, D1>::cols + j] = static_cast<T>(detail::get(v, i, j));
+      *p.v[i * Shape<D0, D1>::cols + j] = static_cast<T>(detail::get(value, i, j));
 }
 template <class T, int D0, int D1, Operand V, Tensor M>
 TL_INLINE void store(const Block<T*, D0, D1>& p, const V& value, const M& mask) {
-  const auto& v = eval(value);
-  const auto& m = eval(mask);
   for (int i = 0; i < Shape<D0, D1>::rows; ++i)
     for (int j = 0; j < Shape<D0, D1>::cols; ++j)
-      if (detail::get(m, i, j))
-        *p.v[i * Shape<D0, D1>::cols + j] = static_cast<T>(detail::get(v, i, j));
+      if (detail::get(mask, i, j))
+        *p.v[i * Shape<D0, D1>::cols + j] = static_cast<T>(detail::get(value, i, j));
 }
 
 // Scalar store.

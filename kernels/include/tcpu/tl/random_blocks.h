@@ -20,17 +20,18 @@ TL_INLINE uint64_t philoxOffset(O offset) {
 }
 } // namespace detail
 
+// Philox is costly, so these blocks are computed once, where they are written.
 template <Tensor O>
 TL_INLINE auto randint(uint64_t seed, const O& offsets) {
-  return map(offsets, [seed](auto o) { return randint(seed, detail::philoxOffset(o)); });
+  return map(offsets, [seed](auto o) { return randint(seed, detail::philoxOffset(o)); }).eval();
 }
 template <Tensor O>
 TL_INLINE auto rand(uint64_t seed, const O& offsets) {
-  return map(offsets, [seed](auto o) { return rand(seed, detail::philoxOffset(o)); });
+  return map(offsets, [seed](auto o) { return rand(seed, detail::philoxOffset(o)); }).eval();
 }
 template <Tensor O>
 TL_INLINE auto randn(uint64_t seed, const O& offsets) {
-  return map(offsets, [seed](auto o) { return randn(seed, detail::philoxOffset(o)); });
+  return map(offsets, [seed](auto o) { return randn(seed, detail::philoxOffset(o)); }).eval();
 }
 
 // randint4x(seed, offsets): four blocks of words, as Triton's tuple.
@@ -41,7 +42,7 @@ struct Philox4x32Blocks {
 template <Tensor O>
 TL_INLINE auto randint4x(uint64_t seed, const O& offsets) {
   const auto words =
-      map(offsets, [seed](auto o) { return randint4x(seed, detail::philoxOffset(o)); });
+      map(offsets, [seed](auto o) { return randint4x(seed, detail::philoxOffset(o)); }).eval();
   using W = std::remove_cvref_t<decltype(words)>;
   using B = Block<uint32_t, W::rank == 2 ? W::rows : W::cols, W::rank == 2 ? W::cols : -1>;
   Philox4x32Blocks<B> out;

@@ -56,55 +56,63 @@ struct MinOp {
   }
 };
 
-// Reduces n contiguous values with kReduceLanes partials.
-template <class Op, class A, class T, int N>
-TL_INLINE A reduceRow(const T* x) {
+// Reduces the N values x(0) .. x(N - 1) with kReduceLanes partials.
+template <class Op, class A, int N, class X>
+TL_INLINE A reduceRow(X x) {
   if constexpr (N < kReduceLanes) {
     A acc = Op::template identity<A>();
     for (int j = 0; j < N; ++j)
-      acc = Op::combine(acc, static_cast<A>(x[j]));
+      acc = Op::combine(acc, static_cast<A>(x(j)));
     return acc;
   } else {
     A lanes[kReduceLanes];
     for (int l = 0; l < kReduceLanes; ++l)
-      lanes[l] = static_cast<A>(x[l]);
+      lanes[l] = static_cast<A>(x(l));
     for (int j = kReduceLanes; j + kReduceLanes <= N; j += kReduceLanes)
       for (int l = 0; l < kReduceLanes; ++l)
-        lanes[l] = Op::combine(lanes[l], static_cast<A>(x[j + l]));
+        lanes[l] = Op::combine(lanes[l], static_cast<A>(x(j + l)));
     for (int width = kReduceLanes / 2; width > 0; width /= 2)
       for (int l = 0; l < width; ++l)
         lanes[l] = Op::combine(lanes[l], lanes[l + width]);
     A acc = lanes[0];
     for (int j = N - N % kReduceLanes; j < N; ++j)
-      acc = Op::combine(acc, static_cast<A>(x[j]));
+      acc = Op::combine(acc, static_cast<A>(x(j)));
     return acc;
+  }
+}
+
+// Reads the operand's elements as it reduces them, so an expression is
+// evaluated inside the reduction loop.
+template <class Op, class A, int Axis, bool Dense, class X>
+TL_INLINE auto reduceDense(const X& x) {
+  using S = shape_of<X>;
+  if constexpr (S::rank == 1) {
+    static_assert(Axis == 0 || Axis == -1, "a 1-D block reduces over axis 0");
+    return reduceRow<Op, A, S::cols>([&](int j) { return get<Dense>(x, 0, j); });
+  } else if constexpr (Axis == -1) {
+    return reduceRow<Op, A, S::rows * S::cols>(
+        [&](int k) { return get<Dense>(x, k / S::cols, k % S::cols); });
+  } else if constexpr (Axis == 1) {
+    Block<A, S::rows> out;
+    for (int i = 0; i < S::rows; ++i)
+      out.v[i] = reduceRow<Op, A, S::cols>([&](int j) { return get<Dense>(x, i, j); });
+    return out;
+  } else {
+    static_assert(Axis == 0, "reduction axis is 0 or 1");
+    Block<A, S::cols> out;
+    for (int j = 0; j < S::cols; ++j)
+      out.v[j] = static_cast<A>(get<Dense>(x, 0, j));
+    for (int i = 1; i < S::rows; ++i)
+      for (int j = 0; j < S::cols; ++j)
+        out.v[j] = Op::combine(out.v[j], static_cast<A>(get<Dense>(x, i, j)));
+    return out;
   }
 }
 
 template <class Op, class A, int Axis, class X>
 TL_INLINE auto reduce(const X& x) {
-  const auto& b = eval(x);
-  using B = std::remove_cvref_t<decltype(b)>;
-  if constexpr (B::rank == 1) {
-    static_assert(Axis == 0 || Axis == -1, "a 1-D block reduces over axis 0");
-    return reduceRow<Op, A, element_t<B>, B::cols>(b.v);
-  } else if constexpr (Axis == -1) {
-    return reduceRow<Op, A, element_t<B>, B::size>(b.v);
-  } else if constexpr (Axis == 1) {
-    Block<A, B::rows> out;
-    for (int i = 0; i < B::rows; ++i)
-      out.v[i] = reduceRow<Op, A, element_t<B>, B::cols>(b.v + i * B::cols);
-    return out;
-  } else {
-    static_assert(Axis == 0, "reduction axis is 0 or 1");
-    Block<A, B::cols> out;
-    for (int j = 0; j < B::cols; ++j)
-      out.v[j] = static_cast<A>(b.v[j]);
-    for (int i = 1; i < B::rows; ++i)
-      for (int j = 0; j < B::cols; ++j)
-        out.v[j] = Op::combine(out.v[j], static_cast<A>(b.v[i * B::cols + j]));
-    return out;
-  }
+  if (dense(x)) return reduceDense<Op, A, Axis, true>(x);
+  return reduceDense<Op, A, Axis, false>(x);
 }
 
 // argmax/argmin along a row: first index of the extreme; a NaN counts as
