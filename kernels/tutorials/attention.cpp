@@ -30,11 +30,11 @@ struct AttentionState {
 // One sweep over key blocks [lo, hi). STAGE as in the tutorial's
 // _attn_fwd_inner: 1 = blocks left of the diagonal, 2 = the diagonal block
 // (causal mask), 3 = every block (non-causal).
-template <int STAGE, int BLOCK_M, int HEAD_DIM, int BLOCK_N, class Offs>
-TL_INLINE void attn_fwd_inner(AttentionState<BLOCK_M, HEAD_DIM, BLOCK_N>& s,
-                              const tl::Block<float16, BLOCK_M, HEAD_DIM>& q, const float16* K,
-                              const float16* V, int32_t stride_kn, int32_t stride_vk,
-                              int32_t start_m, float qk_scale, const Offs& offs_m, int32_t N_CTX) {
+template <int STAGE, int BLOCK_M, int HEAD_DIM, int BLOCK_N, class Q, class Offs>
+TL_INLINE void attn_fwd_inner(AttentionState<BLOCK_M, HEAD_DIM, BLOCK_N>& s, const Q& q,
+                              const float16* K, const float16* V, int32_t stride_kn,
+                              int32_t stride_vk, int32_t start_m, float qk_scale,
+                              const Offs& offs_m, int32_t N_CTX) {
   int32_t lo, hi;
   if constexpr (STAGE == 1) {
     lo = 0;

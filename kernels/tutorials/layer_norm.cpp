@@ -25,9 +25,9 @@ struct layer_norm_fwd_fused : tl::program {
     auto _var = tl::zeros<float, BLOCK_SIZE>();
     for (int32_t off = 0; off < N; off += BLOCK_SIZE) {
       const auto cols = off + tl::arange<0, BLOCK_SIZE>();
-      auto x = tl::load(X + cols, cols < N, 0.0f).template to<float>();
-      x = tl::where(cols < N, x - mean, 0.0f);
-      _var += x * x;
+      const auto x = tl::load(X + cols, cols < N, 0.0f).template to<float>();
+      const auto xbar = tl::where(cols < N, x - mean, 0.0f);
+      _var += xbar * xbar;
     }
     const float var = tl::sum(_var) / static_cast<float>(N);
     const float rstd = 1.0f / tl::sqrt(var + eps);
@@ -79,7 +79,7 @@ struct layer_norm_bwd_dx_fused : tl::program {
     // The partial sums stay fp32 whatever T is, so the final dW/dB of an
     // fp16 run are not rounded GROUP_SIZE_M times.
     auto partial_dw = tl::eval(dy * xhat);
-    auto partial_db = dy;
+    auto partial_db = tl::eval(dy);
     while (tl::atomic_cas(Lock, 0, 1) == 1) {
     }
     const int32_t count = tl::load(Count);

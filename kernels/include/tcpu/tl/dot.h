@@ -44,25 +44,32 @@ TL_INLINE void dotTile(const A* a, const A* b, A* c, int i0, int j0) {
 
 } // namespace detail
 
-template <class T, class U, int M, int K, int N, class Acc>
-TL_INLINE Block<Acc, M, N> dot(const Block<T, M, K>& a, const Block<U, K, N>& b,
-                               const Block<Acc, M, N>& acc) {
-  using A = detail::dot_acc_t<T>;
+namespace detail {
+// An operand of dot as a block of the accumulation type: a block of that
+// type is used in place; anything else (another dtype, a lazy load) is read
+// and widened once per call (M*K + K*N conversions against M*N*K
+// multiply-adds), so the inner loop is all accumulator-type arithmetic.
+template <class A, class X>
+TL_INLINE decltype(auto) widened(const X& x) {
+  using B = evaluated_t<X>;
+  if constexpr (is_block_v<X> && std::is_same_v<element_t<X>, A>)
+    return (x);
+  else
+    return Block<A, B::rows, B::cols>(cast<A>(x));
+}
+} // namespace detail
+
+template <Tensor X, Tensor Y, Tensor Z>
+TL_INLINE auto dot(const X& a, const Y& b, const Z& acc) {
+  using SA = shape_of<X>;
+  using SB = shape_of<Y>;
+  constexpr int M = SA::rows, K = SA::cols, N = SB::cols;
+  static_assert(SA::rank == 2 && SB::rank == 2 && SB::rows == K, "dot: [M, K] x [K, N]");
+  using A = detail::dot_acc_t<element_t<X>>;
+  using Acc = element_t<Z>;
   static_assert(std::is_same_v<Acc, A>, "dot accumulates fp32 (int32 for integer inputs)");
-  // Operands widen once per call (M*K + K*N conversions against M*N*K
-  // multiply-adds), so the inner loop is all accumulator-type arithmetic.
-  const auto& wa = [&]() -> decltype(auto) {
-    if constexpr (std::is_same_v<T, A>)
-      return (a);
-    else
-      return a.template to<A>();
-  }();
-  const auto& wb = [&]() -> decltype(auto) {
-    if constexpr (std::is_same_v<U, A>)
-      return (b);
-    else
-      return b.template to<A>();
-  }();
+  const auto& wa = detail::widened<A>(a);
+  const auto& wb = detail::widened<A>(b);
   constexpr int R = M % detail::kTileRows == 0 ? detail::kTileRows : 1;
   constexpr int C = N % detail::kTileCols == 0 ? detail::kTileCols : N;
   Block<Acc, M, N> out = acc;
@@ -72,9 +79,9 @@ TL_INLINE Block<Acc, M, N> dot(const Block<T, M, K>& a, const Block<U, K, N>& b,
   return out;
 }
 
-template <class T, class U, int M, int K, int N>
-TL_INLINE auto dot(const Block<T, M, K>& a, const Block<U, K, N>& b) {
-  return dot(a, b, zeros<detail::dot_acc_t<T>, M, N>());
+template <Tensor X, Tensor Y>
+TL_INLINE auto dot(const X& a, const Y& b) {
+  return dot(a, b, zeros<detail::dot_acc_t<element_t<X>>, shape_of<X>::rows, shape_of<Y>::cols>());
 }
 
 } // namespace tcpu::tl

@@ -149,7 +149,67 @@ TL_INLINE void storeRect(const Ptr<T, D0, D1>& p, const V& value, int64_t rowLo,
 
 } // namespace detail
 
+// A load through a pointer to const is lazy: its lanes are read where the
+// value is used, inside the store, reduction or expression that consumes it,
+// so `store(out, x + y, mask)` is one pass over memory, as in Triton's
+// compiled code, instead of copying x and y into blocks first. That relies on
+// the promise a pointer to const makes: the program does not write that
+// memory while the loaded value is in use (kernels/README.md, "Loads").
+// Loads through pointers to mutable memory are copied into a Block at once.
+template <class T, int D0, int D1, int M0, int M1>
+struct LoadView {
+  using U = std::remove_const_t<T>;
+  using shape = Shape<D0, D1>;
+  Ptr<T, D0, D1> p;
+  LinMask<M0, M1> mask; // rectangle bounds already broadcast to the pointer's shape
+  U other;
+  bool contiguous; // every lane on, unit column step
+
+  TL_INLINE bool on(int i, int j) const {
+    return mask.structured ? mask.rect.at(i, j) : detail::get(mask.lanes, i, j);
+  }
+  template <bool Dense>
+  TL_INLINE U element(int i, int j) const {
+    if constexpr (Dense)
+      return p.base[p.row[i] + j];
+    else
+      return on(i, j) ? static_cast<U>(*p.address(i, j)) : other;
+  }
+  TL_INLINE U at(int i, int j) const { return element<false>(i, j); }
+  TL_INLINE bool dense() const { return contiguous; }
+  TL_INLINE Block<U, D0, D1> eval() const {
+    Block<U, D0, D1> out;
+    detail::assign(out, *this);
+    return out;
+  }
+  template <class V>
+  TL_INLINE auto to() const {
+    return cast<V>(*this);
+  }
+};
+
+namespace detail {
+template <class T, int D0, int D1, int M0, int M1, class O>
+TL_INLINE LoadView<T, D0, D1, M0, M1> view(Ptr<T, D0, D1> p, LinMask<M0, M1> mask, O other) {
+  using Sh = Shape<D0, D1>;
+  LoadView<T, D0, D1, M0, M1> out{p, mask, static_cast<std::remove_const_t<T>>(other), false};
+  if (mask.structured) {
+    Rect<M0, M1>& r = out.mask.rect;
+    broadcastBounds(Shape<M0, M1>::rows, r.rowLo, r.rowHi);
+    broadcastBounds(Shape<M0, M1>::cols, r.colLo, r.colHi);
+    out.contiguous = (Sh::cols == 1 || p.colStep == 1) && r.rowLo <= 0 && r.rowHi >= Sh::rows &&
+                     r.colLo <= 0 && r.colHi >= Sh::cols;
+  }
+  return out;
+}
+} // namespace detail
+
 // A load without a mask reads every lane.
+template <class T, int D0, int D1>
+  requires std::is_const_v<T>
+TL_INLINE auto load(Ptr<T, D0, D1> p) {
+  return detail::view(p, LinMask<D0, D1>{}, 0);
+}
 template <class T, int D0, int D1>
 TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(Ptr<T, D0, D1> p) {
   using U = std::remove_const_t<T>;
@@ -162,6 +222,11 @@ TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(Ptr<T, D0, D1> p) {
 }
 
 // load(ptr, mask, other): masked-off lanes are `other` (0 when not given).
+template <class T, int D0, int D1, int M0, int M1, class O = int>
+  requires std::is_const_v<T>
+TL_INLINE auto load(Ptr<T, D0, D1> p, LinMask<M0, M1> mask, O other = 0) {
+  return detail::view(p, mask, other);
+}
 template <class T, int D0, int D1, int M0, int M1, class O = int>
 TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(Ptr<T, D0, D1> p, LinMask<M0, M1> mask,
                                                      O other = 0) {

@@ -190,6 +190,12 @@ TL_INLINE Block<T, N, M> trans(const Block<T, M, N>& x) {
   return out;
 }
 
+template <Tensor X>
+  requires(!is_block_v<X>)
+TL_INLINE auto trans(const X& x) {
+  return trans(x.eval());
+}
+
 } // namespace tcpu::tl
 
 #endif
