@@ -107,6 +107,28 @@ TEST_F(Tl, GathersAndScattersThroughIndexBlocks) {
   EXPECT_EQ(out[n], -1.0f);
 }
 
+TEST_F(Tl, LazyBlocksKeepValueSemantics) {
+  const int32_t n = 50; // ragged: 14 masked lanes
+  std::vector<float> a = randomFloats(64, 41), b = randomFloats(64, 42);
+  const std::vector<float> c = randomFloats(2 * 64, 43);
+  const std::vector<float> a0 = a, b0 = b;
+  std::vector<float> out(128, -7.0f);
+  ASSERT_TCPU(
+      launch(kernel("value_semantics"), 1, 1, 1, a.data(), b.data(), c.data(), out.data(), n));
+  float strideSum = 0; // the kernel's sum of 50 values plus 14 lanes of -1
+  for (size_t i = 0; i < 64; ++i) {
+    const bool on = i < static_cast<size_t>(n);
+    // Exact: swapping moves values; 2x is exact, so 4 + 2x rounds once, fused or not.
+    EXPECT_EQ(a[i], on ? b0[i] : a0[i]) << i;
+    EXPECT_EQ(b[i], on ? a0[i] : b0[i]) << i;
+    EXPECT_EQ(out[i], on ? 4.0f + c[2 * i] * 2.0f : -7.0f) << i;
+    strideSum += on ? c[2 * i] : -1.0f;
+  }
+  // The sum's order is tl's 16-lane tree, not this loop's: within 64 roundings.
+  for (size_t i = 64; i < 128; ++i)
+    EXPECT_NEAR(out[i], strideSum, 64 * 6e-8 * 64) << i;
+}
+
 TEST_F(Tl, AtomicsReturnOldValuesUnderTwoThreads) {
   ASSERT_TCPU(tcpuSetNumThreads(2));
   const unsigned programs = 4096;

@@ -112,3 +112,27 @@ struct scale_by : tl::program {
 };
 TL_KERNEL(scale_by_2, scale_by<2>);
 TL_KERNEL(scale_by_3, scale_by<3>);
+
+// Value semantics of lazy blocks. A load through a mutable pointer is a
+// snapshot: swapping a and b in place must not turn into a copy. A mutable
+// block read by an expression is copied into it: `d = m - 1; m = 0;` leaves d
+// as it was. A load through a pointer to const is read where it is used,
+// here with a ragged mask, a strided column and `other`.
+struct value_semantics : tl::program {
+  void operator()(float* a, float* b, const float* c, float* out, int32_t n) const {
+    const auto offsets = tl::arange<0, 64>();
+    const auto mask = offsets < n;
+    const auto old_a = tl::load(a + offsets, mask);
+    const auto old_b = tl::load(b + offsets, mask);
+    tl::store(a + offsets, old_b, mask);
+    tl::store(b + offsets, old_a, mask); // old_a is the value before the first store
+    auto m = tl::full<float, 64>(5.0f);
+    const auto d = m - 1.0f;
+    m = tl::zeros<float, 64>();
+    const auto strided = tl::load(c + offsets * 2, mask, -1.0f); // every other element
+    const auto fused = d + strided * 2.0f + m;                   // m is 0 now, d still 4
+    tl::store(out + offsets, fused, mask);
+    tl::store(out + 64 + offsets, tl::sum(strided) + tl::zeros<float, 64>());
+  }
+};
+TL_KERNEL(value_semantics, value_semantics);
