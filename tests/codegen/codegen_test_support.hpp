@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tcpu/codegen.h"
-#include "tcpu_assertions.hpp"
+#include "module_test.hpp"
 
 namespace tcpu::test {
 
@@ -34,11 +33,11 @@ struct JitOptions {
   unsigned count() const { return static_cast<unsigned>(keys.size()); }
 };
 
-class CodegenTest : public ::testing::Test {
+class CodegenTest : public ModuleTest {
 protected:
   void SetUp() override {
-    ASSERT_TCPU(tcpuInit(0));
-    ASSERT_TCPU(tcpuCodegenRegister());
+    ModuleTest::SetUp();
+    if (HasFatalFailure()) return;
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     cacheDir_ = std::filesystem::temp_directory_path() /
                 (std::string("tcpu-test-cache-") + info->test_suite_name() + "-" + info->name() +
@@ -49,8 +48,7 @@ protected:
     unsetenv("TCPU_DUMP_DIR");
   }
   void TearDown() override {
-    for (tcpuModule module : modules_)
-      EXPECT_TCPU(tcpuModuleUnload(module));
+    ModuleTest::TearDown();
     std::filesystem::remove_all(cacheDir_);
   }
   // Loads an IR kernel file (unloaded at the end of the test).
@@ -59,14 +57,7 @@ protected:
     const tcpuResult result = tcpuModuleLoadEx(&module, irPath(name).c_str(), options.count(),
                                                const_cast<tcpuJitOption*>(options.keys.data()),
                                                const_cast<void**>(options.values.data()));
-    EXPECT_EQ(result, TCPU_SUCCESS) << name << ": " << tcpuGetLastErrorDetail();
-    if (result == TCPU_SUCCESS) modules_.push_back(module);
-    return module;
-  }
-  tcpuFunction function(tcpuModule module, const char* name) {
-    tcpuFunction f = nullptr;
-    EXPECT_EQ(tcpuModuleGetFunction(&f, module, name), TCPU_SUCCESS) << tcpuGetLastErrorDetail();
-    return f;
+    return keep(result, module, name);
   }
   std::string text(tcpuModule module, tcpuModuleText kind) {
     const char* value = nullptr;
@@ -74,7 +65,6 @@ protected:
     return value ? value : "";
   }
   std::filesystem::path cacheDir_;
-  std::vector<tcpuModule> modules_;
 };
 
 } // namespace tcpu::test

@@ -13,8 +13,9 @@ protected:
   tcpuFunction kernel(const char* name) {
     if (!module_) {
       const std::string path = std::string(TCPU_TL_TEST_KERNELS_DIR) + "/tl_features.bc";
-      EXPECT_TCPU(tcpuModuleLoad(&module_, path.c_str()));
-      modules_.push_back(module_);
+      tcpuModule module = nullptr;
+      const tcpuResult result = tcpuModuleLoad(&module, path.c_str());
+      module_ = keep(result, module, path);
     }
     return function(module_, name);
   }

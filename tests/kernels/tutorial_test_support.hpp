@@ -11,8 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tcpu/codegen.h"
-#include "tcpu_assertions.hpp"
+#include "module_test.hpp"
 
 namespace tcpu::test {
 
@@ -20,28 +19,13 @@ inline std::string tutorialPath(const std::string& file) {
   return std::string(TCPU_TUTORIAL_KERNELS_DIR) + "/" + file;
 }
 
-class TutorialTest : public ::testing::Test {
+class TutorialTest : public ModuleTest {
 protected:
-  void SetUp() override {
-    ASSERT_TCPU(tcpuInit(0));
-    ASSERT_TCPU(tcpuCodegenRegister());
-  }
-  void TearDown() override {
-    for (tcpuModule module : modules_)
-      EXPECT_TCPU(tcpuModuleUnload(module));
-  }
   // Loads <file> (a .bc or .cpp under the tutorial kernels directory).
   tcpuModule load(const std::string& file) {
     tcpuModule module = nullptr;
     const tcpuResult result = tcpuModuleLoad(&module, tutorialPath(file).c_str());
-    EXPECT_EQ(result, TCPU_SUCCESS) << file << ": " << tcpuGetLastErrorDetail();
-    if (result == TCPU_SUCCESS) modules_.push_back(module);
-    return module;
-  }
-  tcpuFunction function(tcpuModule module, const char* name) {
-    tcpuFunction f = nullptr;
-    EXPECT_EQ(tcpuModuleGetFunction(&f, module, name), TCPU_SUCCESS) << tcpuGetLastErrorDetail();
-    return f;
+    return keep(result, module, file);
   }
   // Launches f over grid with the given arguments (each passed by address).
   template <class... Args>
@@ -49,7 +33,6 @@ protected:
     void* params[] = {static_cast<void*>(&args)..., nullptr};
     return tcpuLaunchKernel(f, gx, gy, gz, 1, 1, 1, 0, nullptr, params, nullptr);
   }
-  std::vector<tcpuModule> modules_;
 };
 
 inline std::vector<float> randomFloats(size_t n, uint32_t seed, float lo = -1.0f, float hi = 1.0f) {

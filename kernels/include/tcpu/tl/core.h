@@ -217,6 +217,8 @@ struct broadcast_all<T, X, Y, Rest...> {
 
 template <class B, class X>
 TL_INLINE void assign(B& out, const X& x);
+template <class B, class X>
+TL_INLINE B materialize(const X& x);
 
 } // namespace detail
 
@@ -237,15 +239,10 @@ struct Expr {
   TL_INLINE value_type element(int i, int j) const {
     return std::apply([&](const auto&... o) { return f(detail::get<Dense>(o, i, j)...); }, ops);
   }
-  TL_INLINE value_type at(int i, int j) const { return element<false>(i, j); }
   TL_INLINE bool dense() const {
     return std::apply([](const auto&... o) { return (detail::dense(o) && ...); }, ops);
   }
-  TL_INLINE block_type eval() const {
-    block_type out;
-    detail::assign(out, *this);
-    return out;
-  }
+  TL_INLINE block_type eval() const { return detail::materialize<block_type>(*this); }
   template <class U>
   TL_INLINE auto to() const;
 };
@@ -264,6 +261,14 @@ TL_INLINE void assign(B& out, const X& x) {
       for (int j = 0; j < B::cols; ++j)
         out.v[i * B::cols + j] = static_cast<typename B::value_type>(get<false>(x, i, j));
   }
+}
+
+// A lazy block's eval(): a B holding its elements.
+template <class B, class X>
+TL_INLINE B materialize(const X& x) {
+  B out;
+  assign(out, x);
+  return out;
 }
 
 template <class F, class... X>
@@ -339,15 +344,22 @@ TL_INLINE auto logical(A a, B b, auto f) {
 }
 } // namespace detail
 
-#define TL_BINARY_OPERATOR(op)                                                                     \
+// Operands of an elementwise operator: numbers or blocks, at least one block.
+template <class X, class Y>
+concept BlockOperands = Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>> &&
+                        (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>);
+
+#define TL_ZIP_OPERATOR(op, ...)                                                                   \
   template <class X, class Y>                                                                      \
-    requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>> &&                 \
-             (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>))                   \
+    requires BlockOperands<X, Y>                                                                   \
   TL_INLINE auto operator op(X&& x, Y&& y) {                                                       \
-    return zip(std::forward<X>(x), std::forward<Y>(y), [](auto a, auto b) {                        \
-      return detail::logical(a, b, [](auto p, auto q) { return p op q; });                         \
-    });                                                                                            \
+    return zip(std::forward<X>(x), std::forward<Y>(y), __VA_ARGS__);                               \
   }
+#define TL_BINARY_OPERATOR(op)                                                                     \
+  TL_ZIP_OPERATOR(op, [](auto a, auto b) {                                                         \
+    return detail::logical(a, b, [](auto p, auto q) { return p op q; });                           \
+  })
+#define TL_COMPARISON(op) TL_ZIP_OPERATOR(op, [](auto a, auto b) -> bool { return a op b; })
 TL_BINARY_OPERATOR(+)
 TL_BINARY_OPERATOR(-)
 TL_BINARY_OPERATOR(*)
@@ -358,16 +370,6 @@ TL_BINARY_OPERATOR(|)
 TL_BINARY_OPERATOR(^)
 TL_BINARY_OPERATOR(<<)
 TL_BINARY_OPERATOR(>>)
-#undef TL_BINARY_OPERATOR
-
-#define TL_COMPARISON(op)                                                                          \
-  template <class X, class Y>                                                                      \
-    requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>> &&                 \
-             (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>))                   \
-  TL_INLINE auto operator op(X&& x, Y&& y) {                                                       \
-    return zip(std::forward<X>(x), std::forward<Y>(y),                                             \
-               [](auto a, auto b) -> bool { return a op b; });                                     \
-  }
 TL_COMPARISON(<)
 TL_COMPARISON(<=)
 TL_COMPARISON(>)
@@ -375,6 +377,8 @@ TL_COMPARISON(>=)
 TL_COMPARISON(==)
 TL_COMPARISON(!=)
 #undef TL_COMPARISON
+#undef TL_BINARY_OPERATOR
+#undef TL_ZIP_OPERATOR
 
 template <class X>
   requires Tensor<std::remove_cvref_t<X>>
@@ -439,49 +443,47 @@ TL_INLINE auto where(C&& c, X&& x, Y&& y) {
 enum class PropagateNan { none, all };
 
 namespace detail {
-template <class A, class B>
-TL_INLINE auto maxOf(A a, B b, PropagateNan nan) {
+// The larger (Max) or smaller of a and b, in their common type.
+template <bool Max, class A, class B>
+TL_INLINE auto extremeOf(A a, B b, PropagateNan nan) {
   using U = std::common_type_t<A, B>;
   using C = compute_t<U>;
   const C x = static_cast<C>(a), y = static_cast<C>(b);
   if constexpr (std::is_floating_point_v<C>) {
     if (nan == PropagateNan::all && (x != x || y != y)) return static_cast<U>(x + y);
-    return static_cast<U>(std::fmax(x, y));
+    return static_cast<U>(Max ? std::fmax(x, y) : std::fmin(x, y));
   } else {
-    return static_cast<U>(x > y ? x : y);
+    return static_cast<U>((Max ? x > y : x < y) ? x : y);
   }
 }
 template <class A, class B>
+TL_INLINE auto maxOf(A a, B b, PropagateNan nan) {
+  return extremeOf<true>(a, b, nan);
+}
+template <class A, class B>
 TL_INLINE auto minOf(A a, B b, PropagateNan nan) {
-  using U = std::common_type_t<A, B>;
-  using C = compute_t<U>;
-  const C x = static_cast<C>(a), y = static_cast<C>(b);
-  if constexpr (std::is_floating_point_v<C>) {
-    if (nan == PropagateNan::all && (x != x || y != y)) return static_cast<U>(x + y);
-    return static_cast<U>(std::fmin(x, y));
-  } else {
-    return static_cast<U>(x < y ? x : y);
-  }
+  return extremeOf<false>(a, b, nan);
+}
+
+template <bool Max, class X, class Y>
+TL_INLINE auto extreme(X&& x, Y&& y, PropagateNan nan) {
+  if constexpr (!Tensor<std::remove_cvref_t<X>> && !Tensor<std::remove_cvref_t<Y>>)
+    return extremeOf<Max>(x, y, nan);
+  else
+    return zip(std::forward<X>(x), std::forward<Y>(y),
+               [nan](auto a, auto b) { return extremeOf<Max>(a, b, nan); });
 }
 } // namespace detail
 
 template <class X, class Y>
   requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
 TL_INLINE auto maximum(X&& x, Y&& y, PropagateNan nan = PropagateNan::none) {
-  if constexpr (!Tensor<std::remove_cvref_t<X>> && !Tensor<std::remove_cvref_t<Y>>)
-    return detail::maxOf(x, y, nan);
-  else
-    return zip(std::forward<X>(x), std::forward<Y>(y),
-               [nan](auto a, auto b) { return detail::maxOf(a, b, nan); });
+  return detail::extreme<true>(std::forward<X>(x), std::forward<Y>(y), nan);
 }
 template <class X, class Y>
   requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
 TL_INLINE auto minimum(X&& x, Y&& y, PropagateNan nan = PropagateNan::none) {
-  if constexpr (!Tensor<std::remove_cvref_t<X>> && !Tensor<std::remove_cvref_t<Y>>)
-    return detail::minOf(x, y, nan);
-  else
-    return zip(std::forward<X>(x), std::forward<Y>(y),
-               [nan](auto a, auto b) { return detail::minOf(a, b, nan); });
+  return detail::extreme<false>(std::forward<X>(x), std::forward<Y>(y), nan);
 }
 
 // Math, elementwise, computed in fp32 for 16-bit floats. The calls become

@@ -19,11 +19,7 @@ struct Lin {
   int64_t base = 0, rowStep = 0, colStep = 0;
 
   TL_INLINE Block<int32_t, D0, D1> eval() const {
-    Block<int32_t, D0, D1> out;
-    for (int i = 0; i < shape::rows; ++i)
-      for (int j = 0; j < shape::cols; ++j)
-        out.v[i * shape::cols + j] = at(i, j);
-    return out;
+    return detail::materialize<Block<int32_t, D0, D1>>(*this);
   }
   TL_INLINE int32_t at(int i, int j) const {
     return static_cast<int32_t>(base + i * rowStep + j * colStep);
@@ -48,11 +44,7 @@ struct Rect {
   int64_t rowLo = 0, rowHi = shape::rows, colLo = 0, colHi = shape::cols;
 
   TL_INLINE Block<bool, D0, D1> eval() const {
-    Block<bool, D0, D1> out;
-    for (int i = 0; i < shape::rows; ++i)
-      for (int j = 0; j < shape::cols; ++j)
-        out.v[i * shape::cols + j] = at(i, j);
-    return out;
+    return detail::materialize<Block<bool, D0, D1>>(*this);
   }
   TL_INLINE bool at(int i, int j) const {
     return i >= rowLo && i < rowHi && j >= colLo && j < colHi;
@@ -71,11 +63,7 @@ struct Outer {
   int64_t colStep = 0;
 
   TL_INLINE Block<int64_t, D0, D1> eval() const {
-    Block<int64_t, D0, D1> out;
-    for (int i = 0; i < shape::rows; ++i)
-      for (int j = 0; j < shape::cols; ++j)
-        out.v[i * shape::cols + j] = at(i, j);
-    return out;
+    return detail::materialize<Block<int64_t, D0, D1>>(*this);
   }
   TL_INLINE int64_t at(int i, int j) const { return row[i] + j * colStep; }
 };

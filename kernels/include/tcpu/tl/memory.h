@@ -20,13 +20,7 @@ struct Ptr {
 
   TL_INLINE T* address(int i, int j) const { return base + row[i] + j * colStep; }
   TL_INLINE T* at(int i, int j) const { return address(i, j); }
-  TL_INLINE Block<T*, D0, D1> eval() const {
-    Block<T*, D0, D1> out;
-    for (int i = 0; i < shape::rows; ++i)
-      for (int j = 0; j < shape::cols; ++j)
-        out.v[i * shape::cols + j] = address(i, j);
-    return out;
-  }
+  TL_INLINE Block<T*, D0, D1> eval() const { return detail::materialize<Block<T*, D0, D1>>(*this); }
   // Advancing every pointer by a scalar: Triton's `a_ptrs += BLOCK_K * stride`.
   template <std::integral S>
   TL_INLINE Ptr& operator+=(S s) {
@@ -130,6 +124,8 @@ TL_INLINE void storeRect(const Ptr<T, D0, D1>& p, const V& value, int64_t rowLo,
   auto rows = [&]<bool Dense>() {
     for (int i = r0; i < r1; ++i) {
       T* q = p.base + p.row[i];
+      // A whole row gets its own loop: a constant trip count vectorizes
+      // without a remainder.
       if (step == 1 && c0 == 0 && c1 == Sh::cols)
         for (int j = 0; j < Sh::cols; ++j)
           q[j] = static_cast<T>(get<Dense>(value, i, j));
@@ -175,13 +171,8 @@ struct LoadView {
     else
       return on(i, j) ? static_cast<U>(*p.address(i, j)) : other;
   }
-  TL_INLINE U at(int i, int j) const { return element<false>(i, j); }
   TL_INLINE bool dense() const { return contiguous; }
-  TL_INLINE Block<U, D0, D1> eval() const {
-    Block<U, D0, D1> out;
-    detail::assign(out, *this);
-    return out;
-  }
+  TL_INLINE Block<U, D0, D1> eval() const { return detail::materialize<Block<U, D0, D1>>(*this); }
   template <class V>
   TL_INLINE auto to() const {
     return cast<V>(*this);
