@@ -1,0 +1,11 @@
+#include "command_support.hpp"
+#include "exit_codes.hpp"
+
+namespace tcpu::cli {
+
+int runDump(std::span<const std::string> arguments, Console console) {
+  (void)arguments;
+  return reportFailure(console, "dump", "not built yet", kExitUsage);
+}
+
+} // namespace tcpu::cli
