@@ -23,7 +23,11 @@ struct ExtraOptions {
   const size_t* bufferSize = nullptr;
   bool hasCount = false;
   uintptr_t count = 0;
+  int numThreads = 0; // 0: the runtime's setting
 };
+
+// Far above any core count; a larger value is a caller's mistake, not a request.
+constexpr uintptr_t kMaxLaunchThreads = 1u << 16;
 
 Status parseExtra(void** extra, ExtraOptions& options, const std::string& kernel) {
   if (!extra) return {};
@@ -39,6 +43,14 @@ Status parseExtra(void** extra, ExtraOptions& options, const std::string& kernel
     } else if (key == TCPU_LAUNCH_PARAM_COUNT) {
       options.hasCount = true;
       options.count = reinterpret_cast<uintptr_t>(value);
+    } else if (key == TCPU_LAUNCH_PARAM_NUM_THREADS) {
+      const uintptr_t threads = reinterpret_cast<uintptr_t>(value);
+      if (threads < 1 || threads > kMaxLaunchThreads)
+        return Status(TCPU_ERROR_INVALID_VALUE,
+                      concat("kernel '", kernel, "': extra[", i + 1, "]=", threads,
+                             " is not a thread count for TCPU_LAUNCH_PARAM_NUM_THREADS (1 to ",
+                             kMaxLaunchThreads, ")"));
+      options.numThreads = static_cast<int>(threads);
     } else {
       return Status(TCPU_ERROR_INVALID_VALUE, concat("kernel '", kernel, "': extra[", i, "]=", key,
                                                      " is not a TCPU_LAUNCH_PARAM_* key"));
@@ -51,12 +63,10 @@ Status parseExtra(void** extra, ExtraOptions& options, const std::string& kernel
 
 // The parameter value pointers the entry reads: kernelParams, or pointers into
 // the packed buffer of `extra` (kept in `unpacked`).
-Expected<void* const*> resolveParams(const Function& function, void** kernelParams, void** extra,
-                                     std::vector<void*>& unpacked) {
+Expected<void* const*> resolveParams(const Function& function, void** kernelParams,
+                                     const ExtraOptions& options, std::vector<void*>& unpacked) {
   const tcpuKernelDesc& desc = *function.desc;
   const std::string& name = function.name;
-  ExtraOptions options;
-  if (Status parsed = parseExtra(extra, options, name); !parsed.ok()) return parsed;
   if (options.hasCount && options.count != desc.numParams)
     return Status(TCPU_ERROR_INVALID_VALUE,
                   concat("kernel '", name, "' takes ", desc.numParams,
@@ -166,14 +176,18 @@ extern "C" tcpuResult tcpuLaunchKernel(tcpuFunction f, unsigned int gridDimX, un
         return fail(TCPU_ERROR_INVALID_HANDLE, kApi, ": kernel '", name,
                     "': hStream=", static_cast<const void*>(hStream), " is not a live stream");
     }
+    ExtraOptions options;
+    if (Status parsed = parseExtra(extra, options, name); !parsed.ok())
+      return fail(parsed.code(), kApi, ": ", parsed.message());
     std::vector<void*> unpacked;
-    Expected<void* const*> params = resolveParams(*function, kernelParams, extra, unpacked);
+    Expected<void* const*> params = resolveParams(*function, kernelParams, options, unpacked);
     if (!params) return fail(params.status().code(), kApi, ": ", params.status().message());
     if (programs == 0) return TCPU_SUCCESS; // an empty grid launches nothing, as on the GPU
 
     GridLaunch grid{
         function->desc->entry, *params, {gridDimX, gridDimY, gridDimZ}, programs, sharedMemBytes};
-    const LaunchSettings settings = state.settings.launchSettings();
+    LaunchSettings settings = state.settings.launchSettings();
+    if (options.numThreads > 0) settings.numThreads = options.numThreads;
     if (!stream) {
       state.streams.waitForBlocking();
       std::optional<ParamCopy> aligned;

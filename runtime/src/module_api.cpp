@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "error.hpp"
+#include "linked_kernels_module.hpp"
 #include "runtime_state.hpp"
 
 using namespace tcpu;
@@ -48,6 +49,13 @@ Expected<std::vector<JitOption>> collectOptions(unsigned int numOptions, tcpuJit
   return collected;
 }
 
+tcpuModule publishModule(std::string origin, std::unique_ptr<LoadedModule> image) {
+  auto object = std::make_shared<Module>();
+  object->origin = std::move(origin);
+  object->image = std::move(image);
+  return runtime().modules.insert(std::move(object));
+}
+
 tcpuResult loadModule(const char* api, tcpuModule* module, const ModuleSource& source) {
   if (source.bytes.empty())
     return fail(TCPU_ERROR_INVALID_IMAGE, api, ": ", source.path.empty() ? "image" : source.path,
@@ -57,10 +65,7 @@ tcpuResult loadModule(const char* api, tcpuModule* module, const ModuleSource& s
     return fail(image.status().code(), api, ": ",
                 source.path.empty() ? std::string("image") : "'" + source.path + "'", ": ",
                 image.status().message());
-  auto object = std::make_shared<Module>();
-  object->origin = source.path.empty() ? "<memory image>" : source.path;
-  object->image = image.take();
-  *module = runtime().modules.insert(std::move(object));
+  *module = publishModule(source.path.empty() ? "<memory image>" : source.path, image.take());
   return TCPU_SUCCESS;
 }
 
@@ -135,6 +140,20 @@ tcpuResult tcpuModuleLoadDataEx(tcpuModule* module, const void* image, size_t si
 
 tcpuResult tcpuModuleLoadData(tcpuModule* module, const void* image, size_t size) {
   return tcpuModuleLoadDataEx(module, image, size, 0, nullptr, nullptr);
+}
+
+tcpuResult tcpuModuleLoadKernels(tcpuModule* module, const tcpuKernelDesc* const* kernels,
+                                 unsigned int count) {
+  return initializedApi("tcpuModuleLoadKernels", [&] {
+    if (!module) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadKernels: module is NULL");
+    if (!kernels) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadKernels: kernels is NULL");
+    if (count == 0) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadKernels: count is 0");
+    auto image = linkedKernelsModule({kernels, count});
+    if (!image)
+      return fail(image.status().code(), "tcpuModuleLoadKernels: ", image.status().message());
+    *module = publishModule("<linked kernels>", image.take());
+    return TCPU_SUCCESS;
+  });
 }
 
 tcpuResult tcpuModuleGetText(const char** text, tcpuModule module, tcpuModuleText kind) {

@@ -131,6 +131,12 @@ TCPU_API tcpuResult tcpuModuleLoad(tcpuModule* module, const char* fname);
 /* The same from memory: `size` bytes of a shared object or of another
  * registered format. */
 TCPU_API tcpuResult tcpuModuleLoadData(tcpuModule* module, const void* image, size_t size);
+/* A module of kernels whose code is already linked into the program: the objects
+ * `tcpu compile` writes (their load_* functions call this), or TCPU_EXPORT_KERNEL
+ * descriptors in a static build. `kernels` holds `count` descriptors with distinct
+ * names; they, and what they point to, must stay valid until the module is unloaded. */
+TCPU_API tcpuResult tcpuModuleLoadKernels(tcpuModule* module, const tcpuKernelDesc* const* kernels,
+                                          unsigned int count);
 /* Options for loaders that compile (tcpuModuleLoadEx / tcpuModuleLoadDataEx), as
  * CUDA's CUjit_option. Each value is passed as a void*: strings as const char*,
  * numbers as (void*)(uintptr_t)n. */
@@ -241,6 +247,9 @@ TCPU_API tcpuResult tcpuEventDestroy(tcpuEvent event);
 /* tcpu's own: the next entry is the number of parameters passed, as (void*)(uintptr_t)n;
  * a mismatch with the kernel's count is an error instead of a wrong read. */
 #define TCPU_LAUNCH_PARAM_COUNT ((void*)0x100)
+/* tcpu's own: the next entry is the number of worker threads for this launch only, as
+ * (void*)(uintptr_t)n with n >= 1 (ahead-of-time kernels compiled with --num-threads use it). */
+#define TCPU_LAUNCH_PARAM_NUM_THREADS ((void*)0x101)
 
 /* Largest sharedMemBytes accepted. */
 #define TCPU_MAX_SCRATCH_BYTES (64u << 20)
