@@ -6,7 +6,11 @@
 set(TCPU_KERNEL_CXX_FLAGS
   -x c++ -std=c++20 -O2 -Xclang -disable-llvm-passes
   -fno-exceptions -fno-rtti -fno-math-errno)
-set(TCPU_KERNEL_INCLUDE_DIRS ${PROJECT_SOURCE_DIR}/runtime/include ${PROJECT_SOURCE_DIR}/kernels/include)
+# The kernel headers: the source tree's, or an installed package's (tcpuConfig.cmake sets
+# them before including this file).
+if(NOT DEFINED TCPU_KERNEL_INCLUDE_DIRS)
+  set(TCPU_KERNEL_INCLUDE_DIRS ${PROJECT_SOURCE_DIR}/runtime/include ${PROJECT_SOURCE_DIR}/kernels/include)
+endif()
 
 # tcpu_add_kernels(<target> SOURCES <file>... [OUTPUT_DIRECTORY <dir>]
 #                  [SPECIALIZE <name>=<Kernel<args...>>...])
@@ -20,6 +24,10 @@ function(tcpu_add_kernels target)
   cmake_parse_arguments(ARG "" "OUTPUT_DIRECTORY" "SOURCES;SPECIALIZE" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "tcpu_add_kernels(${target}): SOURCES is empty")
+  endif()
+  if(NOT TCPU_CLANG)
+    message(FATAL_ERROR "tcpu_add_kernels(${target}): no clang++ to compile kernels with "
+                        "(set TCPU_CLANG to the clang++ of tcpu's LLVM)")
   endif()
   list(LENGTH ARG_SOURCES source_count)
   if(ARG_SPECIALIZE AND NOT source_count EQUAL 1)

@@ -1,7 +1,13 @@
 #include "source_compiler.hpp"
 
 #include <filesystem>
+#include <system_error>
 #include <vector>
+
+#include <dlfcn.h>
+#if defined(__GLIBC__)
+#include <link.h>
+#endif
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
@@ -17,11 +23,53 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/TargetParser/Host.h>
 
+#include "debug_log.hpp"
 #include "kernel_flags.h"
 #include "llvm_guard.hpp"
 
 namespace tcpu::codegen {
 namespace {
+
+// The directory of the binary this code is linked into: libtcpu_codegen, or an
+// executable that links codegen statically (the tcpu tool). Empty if unknown.
+std::filesystem::path ownBinaryDirectory() {
+  Dl_info info{};
+  const char* binary = nullptr;
+#if defined(__GLIBC__)
+  link_map* map = nullptr;
+  if (dladdr1(reinterpret_cast<void*>(&ownBinaryDirectory), &info, reinterpret_cast<void**>(&map),
+              RTLD_DL_LINKMAP) == 0)
+    return {};
+  // For the main program glibc reports argv[0], which may be a bare name found on PATH.
+  binary = map != nullptr && map->l_name[0] == '\0' ? "/proc/self/exe" : info.dli_fname;
+#else
+  if (dladdr(reinterpret_cast<void*>(&ownBinaryDirectory), &info) == 0) return {};
+  binary = info.dli_fname;
+#endif
+  if (binary == nullptr) return {};
+  std::error_code error;
+  const std::filesystem::path path = std::filesystem::canonical(binary, error);
+  return error ? std::filesystem::path() : path.parent_path();
+}
+
+// Where kernels find tcpu/tl.h: an installed tcpu's <prefix>/include, beside the
+// <prefix>/bin or <prefix>/lib holding this binary; else (a build tree) the
+// source tree's directories that the build baked in.
+const std::vector<std::string>& kernelIncludeDirectories() {
+  static const std::vector<std::string> directories = [] {
+    const std::filesystem::path binaryDirectory = ownBinaryDirectory();
+    if (!binaryDirectory.empty()) {
+      const std::filesystem::path installed = binaryDirectory.parent_path() / "include";
+      std::error_code error;
+      if (std::filesystem::is_regular_file(installed / "tcpu" / "tl.h", error)) {
+        debugLog(concat("kernel headers: ", installed.string(), " (installed)"));
+        return std::vector<std::string>{installed.string()};
+      }
+    }
+    return std::vector<std::string>{TCPU_KERNEL_INCLUDE_DIRS};
+  }();
+  return directories;
+}
 
 Status compileInto(std::string_view source, const std::string& name, const CompileOptions& options,
                    std::string& bitcode) {
@@ -40,8 +88,8 @@ Status compileInto(std::string_view source, const std::string& name, const Compi
       "-O2", "-Xclang", "-disable-llvm-passes", "-fno-exceptions", "-fno-rtti", "-fno-math-errno",
       options.fpContract ? "-ffp-contract=on" : "-ffp-contract=off", "-resource-dir", resourceDir,
       "-emit-llvm", "-c", name};
-  for (const char* directory : {TCPU_KERNEL_INCLUDE_DIRS})
-    arguments.push_back(std::string("-I") + directory);
+  for (const std::string& directory : kernelIncludeDirectories())
+    arguments.push_back("-I" + directory);
   if (options.fastMath) arguments.push_back("-ffast-math");
   std::vector<const char*> argv;
   for (const std::string& argument : arguments)
