@@ -1,10 +1,14 @@
 #include "compiler.hpp"
 
+#include <set>
+
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/IRReader/IRReader.h>
+#include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
@@ -129,6 +133,39 @@ Expected<std::string> emit(llvm::Module& module, llvm::TargetMachine& machine,
   return std::string(buffer.data(), buffer.size());
 }
 
+// Links the ahead-of-time code into the module and leaves only its exports visible.
+Status linkAheadOfTimeCode(llvm::Module& module, const CompileRequest& request,
+                           const std::vector<KernelInfo>& kernels) {
+  Expected<LinkedCode> code = request.linkedCode(kernels);
+  if (!code) return code.status();
+  llvm::Expected<std::unique_ptr<llvm::Module>> linked = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(code->bitcode, "aot-launcher"), module.getContext());
+  if (!linked)
+    return Status(TCPU_ERROR_UNKNOWN, concat("the AOT launcher's bitcode does not parse (a tcpu "
+                                             "bug): ",
+                                             llvm::toString(linked.takeError())));
+  (*linked)->setTargetTriple(module.getTargetTriple());
+  (*linked)->setDataLayout(module.getDataLayout());
+  if (llvm::Linker::linkModules(module, std::move(*linked)))
+    return Status(TCPU_ERROR_UNKNOWN,
+                  "the AOT launcher does not link with the kernel (a tcpu bug)");
+  const std::set<std::string> exports(code->exports.begin(), code->exports.end());
+  for (llvm::GlobalValue& global : module.global_values()) {
+    if (global.isDeclaration() || global.hasLocalLinkage()) continue;
+    if (exports.contains(global.getName().str())) {
+      global.setVisibility(llvm::GlobalValue::DefaultVisibility);
+      continue;
+    }
+    global.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+  for (const std::string& name : exports)
+    if (const llvm::GlobalValue* global = module.getNamedValue(name);
+        !global || global->isDeclaration())
+      return Status(TCPU_ERROR_UNKNOWN,
+                    concat("the AOT launcher does not define '", name, "' (a tcpu bug)"));
+  return {};
+}
+
 Status compileInto(const CompileRequest& request, CompiledModule& result) {
   llvm::LLVMContext context;
   DiagnosticCollector diagnostics(context);
@@ -138,7 +175,7 @@ Status compileInto(const CompileRequest& request, CompiledModule& result) {
   if (request.withTexts) result.inputIr = print(module);
 
   Expected<std::unique_ptr<llvm::TargetMachine>> machine =
-      createTargetMachine(request.target, request.options);
+      createTargetMachine(request.target, request.options, !request.linkedCode);
   if (!machine) return machine.status();
   const SleefIsa isa = sleefIsaFor(**machine);
   retarget(module, **machine, request.options);
@@ -147,6 +184,11 @@ Status compileInto(const CompileRequest& request, CompiledModule& result) {
   if (!kernels)
     return Status(kernels.status().code(), concat(request.name, ": ", kernels.status().message()));
   result.kernels = kernels.take();
+  if (request.linkedCode) {
+    if (Status linked = linkAheadOfTimeCode(module, request, result.kernels); !linked.ok())
+      return linked;
+    retarget(module, **machine, request.options);
+  }
 
   optimize(module, **machine, isa, request.options.mathUlp);
   lowerMathToSleef(module, isa, request.options.mathUlp);

@@ -4,6 +4,7 @@
 #ifndef TCPU_CODEGEN_COMPILER_HPP
 #define TCPU_CODEGEN_COMPILER_HPP
 
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -23,12 +24,24 @@ struct CompiledModule {
   std::string assembly;
 };
 
+// Code an ahead-of-time build links into the module once its kernels are prepared (a launcher
+// that calls their entries), and the symbols that stay visible afterwards: everything else,
+// the entries included, becomes internal, so that objects of several specializations of one
+// kernel link into one program.
+struct LinkedCode {
+  std::string bitcode;
+  std::vector<std::string> exports;
+};
+using LinkedCodeFactory = std::function<Expected<LinkedCode>(const std::vector<KernelInfo>&)>;
+
 struct CompileRequest {
   std::span<const std::byte> bytes; // .ll text or .bc bitcode
   std::string name;                 // for messages: the path or "<memory image>"
   CompileOptions options;
   TargetDescription target;
   bool withTexts = false;
+  // Set for ahead-of-time objects (then the object is for a system linker, not the JIT).
+  LinkedCodeFactory linkedCode;
 };
 
 Expected<CompiledModule> compileModule(const CompileRequest& request);

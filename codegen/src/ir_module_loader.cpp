@@ -138,7 +138,7 @@ Expected<std::unique_ptr<LoadedModule>> IrModuleLoader::load(const ModuleSource&
     ir = std::span<const std::byte>(reinterpret_cast<const std::byte*>(bitcode.data()),
                                     bitcode.size());
   }
-  CompileRequest request{ir, name, *options, *target, false};
+  CompileRequest request{ir, name, *options, *target, false, {}};
   const std::string key = cacheKey(ir, *options, *target);
   const char* dumpDirectory = std::getenv("TCPU_DUMP_DIR");
   request.withTexts = dumpDirectory && *dumpDirectory;

@@ -207,7 +207,7 @@ llvm::Function* buildTrampoline(llvm::Function& kernel, const std::vector<Argume
     desc.size = static_cast<uint32_t>(layout.getTypeStoreSize(ir));
     desc.align = static_cast<uint32_t>(layout.getABITypeAlign(ir).value());
     info.params.push_back(desc);
-    info.paramNames.push_back(kernel.getArg(i)->getName().str());
+    info.paramNames.push_back(info.declaredNames[i]);
   }
   llvm::Value* grid[3];
   for (unsigned axis = 0; axis < 3; ++axis)
@@ -250,15 +250,58 @@ llvm::Function* buildTrampoline(llvm::Function& kernel, const std::vector<Argume
   return entry;
 }
 
+// The argument a call operand passes on unchanged: the argument itself, or (as clang
+// emits before optimization) a reload of the stack slot the argument was spilled to.
+const llvm::Argument* forwardedArgument(const llvm::Value* operand) {
+  if (const auto* argument = llvm::dyn_cast<llvm::Argument>(operand)) return argument;
+  const auto* load = llvm::dyn_cast<llvm::LoadInst>(operand);
+  const auto* slot = load ? llvm::dyn_cast<llvm::AllocaInst>(load->getPointerOperand()) : nullptr;
+  if (!slot) return nullptr;
+  for (const llvm::User* user : slot->users())
+    if (const auto* store = llvm::dyn_cast<llvm::StoreInst>(user);
+        store && store->getPointerOperand() == slot)
+      if (const auto* argument = llvm::dyn_cast<llvm::Argument>(store->getValueOperand()))
+        return argument;
+  return nullptr;
+}
+
+// Source names of a kernel's parameters. A tagged C++ kernel's ABI function (tl's Entry) only
+// forwards its parameters to the kernel class's operator(), whose parameters carry the names the
+// author wrote (x_ptr, n_elements); so for those, a parameter takes the name of the callee
+// parameter it is forwarded to. Otherwise the IR's own argument names are the source names.
+std::vector<std::string> declaredNames(const llvm::Function& kernel, bool tagged) {
+  const size_t count = kernel.arg_size() - kProgramValues;
+  std::vector<std::string> names(count);
+  for (size_t i = 0; i < count; ++i)
+    names[i] = kernel.getArg(static_cast<unsigned>(i))->getName().str();
+  if (!tagged) return names;
+  std::vector<bool> renamed(count, false);
+  for (const llvm::BasicBlock& block : kernel)
+    for (const llvm::Instruction& instruction : block) {
+      const auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+      const llvm::Function* callee = call ? call->getCalledFunction() : nullptr;
+      if (!callee || callee->isDeclaration()) continue;
+      for (unsigned op = 0; op < call->arg_size() && op < callee->arg_size(); ++op) {
+        const llvm::Argument* source = forwardedArgument(call->getArgOperand(op));
+        if (!source || source->getParent() != &kernel || source->getArgNo() >= count) continue;
+        const std::string name = callee->getArg(op)->getName().str();
+        if (!renamed[source->getArgNo()] && !name.empty()) {
+          names[source->getArgNo()] = name;
+          renamed[source->getArgNo()] = true;
+        }
+      }
+    }
+  return names;
+}
+
 // C++ kernels name their ABI functions with tag variables (tl's TL_KERNEL):
 // `tcpu_tl_kernel_<name> = &<function>`. The function takes the name and
 // becomes external; the tag goes. A function tagged twice is cloned.
-Status applyKernelTags(llvm::Module& module) {
+Status applyKernelTags(llvm::Module& module, std::vector<llvm::Function*>& named) {
   const llvm::StringRef prefix = TCPU_KERNEL_TAG_PREFIX;
   std::vector<llvm::GlobalVariable*> tags;
   for (llvm::GlobalVariable& global : module.globals())
     if (global.getName().starts_with(prefix)) tags.push_back(&global);
-  std::vector<llvm::Function*> named;
   for (llvm::GlobalVariable* tag : tags) {
     const std::string name = tag->getName().substr(prefix.size()).str();
     auto* function = llvm::dyn_cast_or_null<llvm::Function>(
@@ -298,7 +341,8 @@ std::vector<llvm::Function*> findKernels(llvm::Module& module) {
 
 Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
                                                  const CompileOptions& options) {
-  if (Status tagged = applyKernelTags(module); !tagged.ok()) return tagged;
+  std::vector<llvm::Function*> tagged;
+  if (Status status = applyKernelTags(module, tagged); !status.ok()) return status;
   const std::vector<llvm::Function*> kernels = findKernels(module);
   if (kernels.empty())
     return Status(TCPU_ERROR_NOT_FOUND,
@@ -333,6 +377,8 @@ Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
     KernelInfo info;
     info.name = kernel->getName().str();
     info.entrySymbol = "__tcpu_entry_" + info.name;
+    info.declaredNames =
+        declaredNames(*kernel, std::find(tagged.begin(), tagged.end(), kernel) != tagged.end());
     if (!kernel->hasFnAttribute(llvm::Attribute::NoInline))
       kernel->addFnAttr(llvm::Attribute::AlwaysInline);
     entries.push_back(buildTrampoline(*kernel, *plans, info));

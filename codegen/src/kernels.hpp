@@ -20,6 +20,9 @@ struct KernelInfo {
   std::string entrySymbol;           // its trampoline
   std::vector<tcpuParamDesc> params; // the parameters a launch passes (name pointers unset)
   std::vector<std::string> paramNames;
+  // Source names of all parameters before the six program values, including those the
+  // signature binds at compile time; "" where the producer gave none.
+  std::vector<std::string> declaredNames;
 };
 
 // Applies the signature (if any), adds trampolines, and internalizes all other

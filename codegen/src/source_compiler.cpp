@@ -108,6 +108,8 @@ Status compileInto(std::string_view source, const std::string& name, const Compi
       llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source.data(), source.size()), name)
           .release());
   invocation->getFrontendOpts().DisableFree = false;
+  // Parameter names reach the kernel descriptions (tcpuFuncGetParamInfo, AOT launchers).
+  invocation->getCodeGenOpts().DiscardValueNames = false;
   // The compiler's own options (not the printer's, which keeps its carets):
   // without carets it prints no "N errors generated." summary to stderr.
   invocation->getDiagnosticOpts().ShowCarets = false;

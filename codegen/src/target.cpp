@@ -42,8 +42,8 @@ Expected<TargetDescription> describeTarget(const std::string& cpuName) {
   return TargetDescription{triple, cpuName, ""};
 }
 
-Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetDescription& target,
-                                                                   const CompileOptions& options) {
+Expected<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine(const TargetDescription& target, const CompileOptions& options, bool forJit) {
   initializeNativeTarget();
   std::string error;
   const llvm::Target* llvmTarget = llvm::TargetRegistry::lookupTarget(target.triple, error);
@@ -62,7 +62,7 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetD
   }
   std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
       target.triple, target.cpu, target.features, targetOptions, llvm::Reloc::PIC_,
-      llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive, /*JIT=*/true));
+      llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive, forJit));
   if (!machine)
     return Status(TCPU_ERROR_NOT_SUPPORTED, concat("LLVM cannot create a target machine for ",
                                                    target.triple, " / ", target.cpu));

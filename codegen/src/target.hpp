@@ -30,8 +30,10 @@ struct SleefIsa {
 void initializeNativeTarget();
 
 Expected<TargetDescription> describeTarget(const std::string& cpuName);
+// forJit: code for ORC in this process; otherwise a relocatable object for a system linker.
 Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetDescription& target,
-                                                                   const CompileOptions& options);
+                                                                   const CompileOptions& options,
+                                                                   bool forJit = true);
 SleefIsa sleefIsaFor(const llvm::TargetMachine& machine);
 
 } // namespace tcpu::codegen

@@ -1,0 +1,257 @@
+// tcpu compile end to end: kernels compiled ahead of time, linked into a plain C program with
+// the system C compiler against libtcpu_runtime only, give the JIT's results bit for bit; names
+// and hashes follow Triton's compile.py; bad command lines fail cleanly and write nothing.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "tool_test_support.hpp"
+
+namespace tcpu::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using test::readText;
+using test::runShell;
+using test::TempDir;
+using test::writeText;
+
+const std::string kVectorAdd = std::string(TCPU_SOURCE_DIR) + "/kernels/tutorials/vector_add.cpp";
+const std::string kExternMath = std::string(TCPU_SOURCE_DIR) + "/kernels/tutorials/extern_math.cpp";
+const std::string kSaxpy = std::string(TCPU_SOURCE_DIR) + "/tests/codegen/kernels/saxpy_source.cpp";
+
+struct CliResult {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+CliResult cli(std::vector<std::string> arguments) {
+  std::ostringstream out, err;
+  const int code = runCli(arguments, {out, err});
+  return {code, out.str(), err.str()};
+}
+
+// Runs `tcpu compile` and returns the header and object it wrote.
+std::array<std::string, 2> compile(const std::string& source, const std::string& kernel,
+                                   const std::string& signature, const std::string& grid,
+                                   const std::string& outPath,
+                                   std::vector<std::string> extra = {}) {
+  std::vector<std::string> arguments = {"compile",     source,    "--kernel-name", kernel,
+                                        "--signature", signature, "--grid",        grid,
+                                        "--out-path",  outPath};
+  arguments.insert(arguments.end(), extra.begin(), extra.end());
+  const CliResult result = cli(arguments);
+  EXPECT_EQ(result.code, kExitSuccess) << result.err;
+  std::istringstream lines(result.out);
+  std::array<std::string, 2> paths;
+  std::getline(lines, paths[0]);
+  std::getline(lines, paths[1]);
+  EXPECT_TRUE(fs::exists(paths[0])) << paths[0];
+  EXPECT_TRUE(fs::exists(paths[1])) << paths[1];
+  return paths;
+}
+
+// Builds a C program from main.c and the objects with the system C compiler, linked against
+// libtcpu_runtime only, and runs it; returns its exit status and output.
+std::pair<int, std::string> buildAndRun(const TempDir& dir, const std::string& mainC,
+                                        const std::vector<std::string>& objects,
+                                        std::string* lddOutput = nullptr) {
+  writeText(dir.path() / "main.c", mainC);
+  const fs::path runtime = TCPU_RUNTIME_LIBRARY;
+  std::string command = std::string(TCPU_C_COMPILER) +
+                        " -std=c11 -Wall -Wextra -Werror -pedantic -I" + dir.path().string() +
+                        " -I" TCPU_RUNTIME_INCLUDE_DIR " " + (dir.path() / "main.c").string();
+  for (const std::string& object : objects)
+    command += " " + object;
+  command += " -L" + runtime.parent_path().string() + " -ltcpu_runtime -lsleef -lm -Wl,-rpath," +
+             runtime.parent_path().string() + " -o " + (dir.path() / "program").string();
+  auto [built, buildOutput] = runShell(command + " 2>&1");
+  if (built != 0) return {built, "build failed: " + command + "\n" + buildOutput};
+  if (lddOutput) *lddOutput = runShell("ldd " + (dir.path() / "program").string()).second;
+  return runShell((dir.path() / "program").string() + " 2>&1");
+}
+
+TEST(Compile, NamesAndHashFollowTritonsCompilePy) {
+  TempDir dir;
+  const std::string signature = "*fp32:16, *fp32:16, *fp32:16, i32:16";
+  const auto [header, object] =
+      compile(kVectorAdd, "add_kernel", signature, "(n_elements+1023)/1024,1,1",
+              (dir.path() / "add").string());
+  // sha256(" ".join(entries + [meta]))[:8], computed by coreutils, not by tcpu.
+  const std::string hashed = "*fp32:16 *fp32:16 *fp32:16 i32:16 threads0xtargethost";
+  const std::string hash = runShell("printf '%s' '" + hashed + "' | sha256sum").second.substr(0, 8);
+  EXPECT_EQ(header, (dir.path() / ("add." + hash + "_0d1d2d3d.h")).string());
+  EXPECT_EQ(object, (dir.path() / ("add." + hash + "_0d1d2d3d.o")).string());
+  const std::string text = readText(header);
+  EXPECT_NE(text.find("// tcpu-linker: add_kernel_" + hash +
+                      "_0d1d2d3d:float* x_ptr, float* y_ptr, float* output_ptr, int32_t "
+                      "n_elements:_threads0xtargethost:16,16,16,16\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("tcpuResult add_kernel_" + hash +
+                      "_0d1d2d3d(tcpuStream stream, float* x_ptr, float* y_ptr, float* "
+                      "output_ptr, int32_t n_elements);"),
+            std::string::npos)
+      << text;
+  // --print-outputs names the same files without compiling.
+  const CliResult printed =
+      cli({"compile", "does-not-exist.cpp", "--kernel-name", "add_kernel", "--signature", signature,
+           "--grid", "1,1,1", "--out-path", (dir.path() / "add").string(), "--print-outputs"});
+  EXPECT_EQ(printed.code, kExitSuccess) << printed.err;
+  EXPECT_EQ(printed.out, header + "\n" + object + "\n");
+}
+
+TEST(Compile, ObjectsNeedOnlyTheRuntimeAndMatchTheJitBitForBit) {
+  TempDir dir;
+  const auto aligned = compile(kVectorAdd, "add_kernel", "*fp32:16, *fp32:16, *fp32:16, i32",
+                               "(n_elements+1023)/1024,1,1", (dir.path() / "add").string());
+  const auto math =
+      compile(kExternMath, "asin_kernel", "*fp32, *fp32, i32", "(n_elements + 1023) / 1024, 1, 1",
+              (dir.path() / "asin").string(), {"--num-threads", "1"});
+  const std::string addName = fs::path(aligned[0]).stem().string(); // add.<hash>_<suffix>
+  const std::string addFunction = "add_kernel_" + addName.substr(4);
+  const std::string asinFunction = "asin_kernel_" + fs::path(math[0]).stem().string().substr(5);
+  std::ostringstream main;
+  main << "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+       << "#include \"" << aligned[0] << "\"\n#include \"" << math[0] << "\"\n"
+       << "static int threads_seen = -1;\n"
+       << "static void on_enter(const tcpuLaunchHookInfo* info, void* user) {\n"
+       << "  (void)user; threads_seen = info->numThreads; }\n"
+       << "int main(void) {\n"
+       << "  if (tcpuInit(0) != TCPU_SUCCESS) return 10;\n"
+       << "  enum { N = 100003 };\n"
+       << "  float* x = aligned_alloc(64, sizeof(float) * 100032);\n"
+       << "  float* y = aligned_alloc(64, sizeof(float) * 100032);\n"
+       << "  float* out = aligned_alloc(64, sizeof(float) * 100032);\n"
+       << "  for (int i = 0; i < N; ++i) { x[i] = (float)i * 0.5f - 7.0f; y[i] = 1.0f / (float)(i "
+          "+ 1); }\n"
+       << "  tcpuResult r = " << addFunction << "(NULL, x, y, out, N);\n"
+       << "  if (r != TCPU_SUCCESS) { printf(\"add: %d %s\\n\", r, tcpuGetLastErrorDetail()); "
+          "return 11; }\n"
+       << "  for (int i = 0; i < N; ++i) if (out[i] != x[i] + y[i]) { printf(\"add[%d]\\n\", i); "
+          "return 12; }\n"
+       << "  for (int i = 0; i < N; ++i) x[i] = (float)(i % 2001) / 1000.0f - 1.0f;\n"
+       << "  tcpuSetLaunchHooks(on_enter, NULL, NULL);\n"
+       << "  r = " << asinFunction << "(NULL, x, out, N);\n"
+       << "  if (r != TCPU_SUCCESS) { printf(\"asin: %d %s\\n\", r, tcpuGetLastErrorDetail()); "
+          "return 13; }\n"
+       << "  if (threads_seen != 1) { printf(\"threads %d\\n\", threads_seen); return 14; }\n"
+       << "  FILE* f = fopen(\"" << (dir.path() / "asin.bin").string() << "\", \"wb\");\n"
+       << "  fwrite(out, sizeof(float), N, f); fclose(f);\n"
+       << "  if (unload_" << asinFunction << "() != TCPU_SUCCESS) return 15;\n"
+       << "  printf(\"ok\\n\");\n  return 0;\n}\n";
+  std::string ldd;
+  const auto [status, output] = buildAndRun(dir, main.str(), {aligned[1], math[1]}, &ldd);
+  ASSERT_EQ(status, 0) << output;
+  EXPECT_EQ(output, "ok\n");
+  EXPECT_EQ(ldd.find("libLLVM"), std::string::npos) << ldd;
+  EXPECT_EQ(ldd.find("libclang"), std::string::npos) << ldd;
+  EXPECT_EQ(ldd.find("libtcpu_codegen"), std::string::npos) << ldd;
+
+  // The same kernel through the JIT, same inputs: the same bits.
+  test::JitKernel jit(kExternMath, "asin_kernel", "*fp32, *fp32, i32");
+  constexpr int n = 100003;
+  std::vector<float> x(n), expected(n);
+  for (int i = 0; i < n; ++i)
+    x[i] = static_cast<float>(i % 2001) / 1000.0f - 1.0f;
+  jit.launch((n + 1023) / 1024, {x.data(), expected.data()}, n);
+  const std::string aot = readText(dir.path() / "asin.bin");
+  ASSERT_EQ(aot.size(), sizeof(float) * n);
+  EXPECT_EQ(std::memcmp(aot.data(), expected.data(), aot.size()), 0);
+}
+
+TEST(Compile, Fp32ScalarsArriveExactAndHintOneArgumentsLeaveThePrototype) {
+  TempDir dir;
+  const auto saxpy = compile(kSaxpy, "saxpy", "fp32, *kfp32:16, *fp32:16, i32:1", "1,1,1",
+                             (dir.path() / "saxpy").string());
+  const std::string text = readText(saxpy[0]);
+  const std::string function = "saxpy_" + fs::path(saxpy[0]).stem().string().substr(6);
+  EXPECT_NE(text.find(function + "(tcpuStream stream, float alpha, const float* x, float* y);"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(":float alpha, const float* x, float* y, int32_t n:_threads0xtargethost:0,"
+                      "16,16,1\n"),
+            std::string::npos)
+      << text;
+  std::ostringstream main;
+  main << "#include <stdio.h>\n#include \"" << saxpy[0] << "\"\n"
+       << "int main(void) {\n"
+       << "  _Alignas(16) float x[4] = {1.0f, 2.0f, 3.0f, 4.0f};\n"
+       << "  _Alignas(16) float y[4] = {0.0f, 0.0f, 0.0f, 0.0f};\n"
+       << "  if (tcpuInit(0) != TCPU_SUCCESS) return 10;\n"
+       << "  const float alpha = 0.1f;\n"
+       << "  if (" << function
+       << "(NULL, alpha, x, y) != TCPU_SUCCESS) return 11;\n"
+       // n is specialized to 1: only y[0] changes, and by exactly alpha * 1.
+       << "  if (y[0] != alpha || y[1] != 0.0f) { printf(\"%.9g %.9g\\n\", y[0], y[1]); return 12; "
+          "}\n"
+       << "  printf(\"ok\\n\");\n  return 0;\n}\n";
+  const auto [status, output] = buildAndRun(dir, main.str(), {saxpy[1]});
+  EXPECT_EQ(status, 0) << output;
+  EXPECT_EQ(output, "ok\n");
+}
+
+TEST(Compile, BadCommandLinesFailWithTheArgumentAndWriteNothing) {
+  TempDir dir;
+  const std::string out = (dir.path() / "k").string();
+  const auto run = [&](std::vector<std::string> arguments) {
+    std::vector<std::string> full = {"compile"};
+    full.insert(full.end(), arguments.begin(), arguments.end());
+    return cli(full);
+  };
+  const std::string sig = "*fp32:16, *fp32:16, *fp32:16, i32";
+  const std::string grid = "(n_elements+1023)/1024,1,1";
+
+  CliResult r = run({kVectorAdd, "--kernel-name", "add_kernel", "--signature",
+                     "*fp32:16, *fp33, *fp32, i32", "--grid", grid, "--out-path", out});
+  EXPECT_EQ(r.code, kExitUsage);
+  EXPECT_NE(r.err.find("signature column 12: unknown pointer element type 'fp33'"),
+            std::string::npos)
+      << r.err;
+
+  r = run({kVectorAdd, "--kernel-name", "sub_kernel", "--signature", sig, "--grid", grid,
+           "--out-path", out});
+  EXPECT_EQ(r.code, kExitUsage);
+  EXPECT_NE(r.err.find("sub_kernel"), std::string::npos) << r.err;
+
+  r = run({kVectorAdd, "--kernel-name", "add_kernel", "--signature", sig, "--grid",
+           "(n+1023)/1024,1,1", "--out-path", out});
+  EXPECT_EQ(r.code, kExitUsage);
+  EXPECT_NE(r.err.find("unknown argument 'n'"), std::string::npos) << r.err;
+
+  r = run({kVectorAdd, "--kernel-name", "add_kernel", "--signature", sig, "--grid", grid,
+           "--out-path", (dir.path() / "missing-dir" / "k").string()});
+  EXPECT_EQ(r.code, kExitInputOutput);
+  EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
+
+  r = run({(dir.path() / "nope.cpp").string(), "--kernel-name", "add_kernel", "--signature", sig,
+           "--grid", grid, "--out-path", out});
+  EXPECT_EQ(r.code, kExitInputOutput);
+  EXPECT_NE(r.err.find("nope.cpp"), std::string::npos) << r.err;
+
+  r = run({kVectorAdd, "--kernel-name", "add_kernel", "--signature", sig, "--grid", grid,
+           "--out-name", "9lives"});
+  EXPECT_EQ(r.code, kExitUsage);
+  EXPECT_NE(r.err.find("--out-name '9lives' is not a C identifier"), std::string::npos) << r.err;
+
+  r = run({kVectorAdd, "--kernel-name", "add_kernel", "--signature", sig, "--grid", grid,
+           "--out-path", out, "--target", "no-such-cpu"});
+  EXPECT_EQ(r.code, kExitUsage);
+  EXPECT_NE(r.err.find("no-such-cpu"), std::string::npos) << r.err;
+
+  EXPECT_TRUE(fs::is_empty(dir.path())) << "a failed compile left files behind";
+}
+
+} // namespace
+} // namespace tcpu::cli
