@@ -96,8 +96,7 @@ TEST(Cli, DispatchesAndReportsUnknownCommands) {
     EXPECT_NE(out.find(command), std::string::npos) << command;
     std::string commandOut, commandErr;
     EXPECT_EQ(cli({command, "--help"}, commandOut, commandErr), kExitSuccess) << command;
-    EXPECT_NE(commandOut.find(std::string("usage: tcpu ") + command), std::string::npos)
-        << command;
+    EXPECT_NE(commandOut.find(std::string("usage: tcpu ") + command), std::string::npos) << command;
   }
   EXPECT_EQ(cli({"--version"}, out, err), kExitSuccess);
   EXPECT_EQ(out.rfind("tcpu ", 0), 0u);

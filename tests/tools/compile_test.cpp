@@ -21,73 +21,24 @@ namespace tcpu::cli {
 namespace {
 
 namespace fs = std::filesystem;
+using test::aotCompile;
+using test::buildAndRunC;
+using test::CliResult;
 using test::readText;
 using test::runShell;
+using test::runTool;
 using test::TempDir;
-using test::writeText;
 
 const std::string kVectorAdd = std::string(TCPU_SOURCE_DIR) + "/kernels/tutorials/vector_add.cpp";
 const std::string kExternMath = std::string(TCPU_SOURCE_DIR) + "/kernels/tutorials/extern_math.cpp";
 const std::string kSaxpy = std::string(TCPU_SOURCE_DIR) + "/tests/codegen/kernels/saxpy_source.cpp";
 
-struct CliResult {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-CliResult cli(std::vector<std::string> arguments) {
-  std::ostringstream out, err;
-  const int code = runCli(arguments, {out, err});
-  return {code, out.str(), err.str()};
-}
-
-// Runs `tcpu compile` and returns the header and object it wrote.
-std::array<std::string, 2> compile(const std::string& source, const std::string& kernel,
-                                   const std::string& signature, const std::string& grid,
-                                   const std::string& outPath,
-                                   std::vector<std::string> extra = {}) {
-  std::vector<std::string> arguments = {"compile",     source,    "--kernel-name", kernel,
-                                        "--signature", signature, "--grid",        grid,
-                                        "--out-path",  outPath};
-  arguments.insert(arguments.end(), extra.begin(), extra.end());
-  const CliResult result = cli(arguments);
-  EXPECT_EQ(result.code, kExitSuccess) << result.err;
-  std::istringstream lines(result.out);
-  std::array<std::string, 2> paths;
-  std::getline(lines, paths[0]);
-  std::getline(lines, paths[1]);
-  EXPECT_TRUE(fs::exists(paths[0])) << paths[0];
-  EXPECT_TRUE(fs::exists(paths[1])) << paths[1];
-  return paths;
-}
-
-// Builds a C program from main.c and the objects with the system C compiler, linked against
-// libtcpu_runtime only, and runs it; returns its exit status and output.
-std::pair<int, std::string> buildAndRun(const TempDir& dir, const std::string& mainC,
-                                        const std::vector<std::string>& objects,
-                                        std::string* lddOutput = nullptr) {
-  writeText(dir.path() / "main.c", mainC);
-  const fs::path runtime = TCPU_RUNTIME_LIBRARY;
-  std::string command = std::string(TCPU_C_COMPILER) +
-                        " -std=c11 -Wall -Wextra -Werror -pedantic -I" + dir.path().string() +
-                        " -I" TCPU_RUNTIME_INCLUDE_DIR " " + (dir.path() / "main.c").string();
-  for (const std::string& object : objects)
-    command += " " + object;
-  command += " -L" + runtime.parent_path().string() + " -ltcpu_runtime -lsleef -lm -Wl,-rpath," +
-             runtime.parent_path().string() + " -o " + (dir.path() / "program").string();
-  auto [built, buildOutput] = runShell(command + " 2>&1");
-  if (built != 0) return {built, "build failed: " + command + "\n" + buildOutput};
-  if (lddOutput) *lddOutput = runShell("ldd " + (dir.path() / "program").string()).second;
-  return runShell((dir.path() / "program").string() + " 2>&1");
-}
-
 TEST(Compile, NamesAndHashFollowTritonsCompilePy) {
   TempDir dir;
   const std::string signature = "*fp32:16, *fp32:16, *fp32:16, i32:16";
   const auto [header, object] =
-      compile(kVectorAdd, "add_kernel", signature, "(n_elements+1023)/1024,1,1",
-              (dir.path() / "add").string());
+      aotCompile(kVectorAdd, "add_kernel", signature, "(n_elements+1023)/1024,1,1",
+                 (dir.path() / "add").string());
   // sha256(" ".join(entries + [meta]))[:8], computed by coreutils, not by tcpu.
   const std::string hashed = "*fp32:16 *fp32:16 *fp32:16 i32:16 threads0xtargethost";
   const std::string hash = runShell("printf '%s' '" + hashed + "' | sha256sum").second.substr(0, 8);
@@ -105,20 +56,20 @@ TEST(Compile, NamesAndHashFollowTritonsCompilePy) {
             std::string::npos)
       << text;
   // --print-outputs names the same files without compiling.
-  const CliResult printed =
-      cli({"compile", "does-not-exist.cpp", "--kernel-name", "add_kernel", "--signature", signature,
-           "--grid", "1,1,1", "--out-path", (dir.path() / "add").string(), "--print-outputs"});
+  const CliResult printed = runTool({"compile", "does-not-exist.cpp", "--kernel-name", "add_kernel",
+                                     "--signature", signature, "--grid", "1,1,1", "--out-path",
+                                     (dir.path() / "add").string(), "--print-outputs"});
   EXPECT_EQ(printed.code, kExitSuccess) << printed.err;
   EXPECT_EQ(printed.out, header + "\n" + object + "\n");
 }
 
 TEST(Compile, ObjectsNeedOnlyTheRuntimeAndMatchTheJitBitForBit) {
   TempDir dir;
-  const auto aligned = compile(kVectorAdd, "add_kernel", "*fp32:16, *fp32:16, *fp32:16, i32",
-                               "(n_elements+1023)/1024,1,1", (dir.path() / "add").string());
-  const auto math =
-      compile(kExternMath, "asin_kernel", "*fp32, *fp32, i32", "(n_elements + 1023) / 1024, 1, 1",
-              (dir.path() / "asin").string(), {"--num-threads", "1"});
+  const auto aligned = aotCompile(kVectorAdd, "add_kernel", "*fp32:16, *fp32:16, *fp32:16, i32",
+                                  "(n_elements+1023)/1024,1,1", (dir.path() / "add").string());
+  const auto math = aotCompile(kExternMath, "asin_kernel", "*fp32, *fp32, i32",
+                               "(n_elements + 1023) / 1024, 1, 1", (dir.path() / "asin").string(),
+                               {"--num-threads", "1"});
   const std::string addName = fs::path(aligned[0]).stem().string(); // add.<hash>_<suffix>
   const std::string addFunction = "add_kernel_" + addName.substr(4);
   const std::string asinFunction = "asin_kernel_" + fs::path(math[0]).stem().string().substr(5);
@@ -152,7 +103,7 @@ TEST(Compile, ObjectsNeedOnlyTheRuntimeAndMatchTheJitBitForBit) {
        << "  if (unload_" << asinFunction << "() != TCPU_SUCCESS) return 15;\n"
        << "  printf(\"ok\\n\");\n  return 0;\n}\n";
   std::string ldd;
-  const auto [status, output] = buildAndRun(dir, main.str(), {aligned[1], math[1]}, &ldd);
+  const auto [status, output] = buildAndRunC(dir, main.str(), {aligned[1], math[1]}, &ldd);
   ASSERT_EQ(status, 0) << output;
   EXPECT_EQ(output, "ok\n");
   EXPECT_EQ(ldd.find("libLLVM"), std::string::npos) << ldd;
@@ -173,8 +124,8 @@ TEST(Compile, ObjectsNeedOnlyTheRuntimeAndMatchTheJitBitForBit) {
 
 TEST(Compile, Fp32ScalarsArriveExactAndHintOneArgumentsLeaveThePrototype) {
   TempDir dir;
-  const auto saxpy = compile(kSaxpy, "saxpy", "fp32, *kfp32:16, *fp32:16, i32:1", "1,1,1",
-                             (dir.path() / "saxpy").string());
+  const auto saxpy = aotCompile(kSaxpy, "saxpy", "fp32, *kfp32:16, *fp32:16, i32:1", "1,1,1",
+                                (dir.path() / "saxpy").string());
   const std::string text = readText(saxpy[0]);
   const std::string function = "saxpy_" + fs::path(saxpy[0]).stem().string().substr(6);
   EXPECT_NE(text.find(function + "(tcpuStream stream, float alpha, const float* x, float* y);"),
@@ -197,7 +148,7 @@ TEST(Compile, Fp32ScalarsArriveExactAndHintOneArgumentsLeaveThePrototype) {
        << "  if (y[0] != alpha || y[1] != 0.0f) { printf(\"%.9g %.9g\\n\", y[0], y[1]); return 12; "
           "}\n"
        << "  printf(\"ok\\n\");\n  return 0;\n}\n";
-  const auto [status, output] = buildAndRun(dir, main.str(), {saxpy[1]});
+  const auto [status, output] = buildAndRunC(dir, main.str(), {saxpy[1]});
   EXPECT_EQ(status, 0) << output;
   EXPECT_EQ(output, "ok\n");
 }
@@ -208,7 +159,7 @@ TEST(Compile, BadCommandLinesFailWithTheArgumentAndWriteNothing) {
   const auto run = [&](std::vector<std::string> arguments) {
     std::vector<std::string> full = {"compile"};
     full.insert(full.end(), arguments.begin(), arguments.end());
-    return cli(full);
+    return runTool(full);
   };
   const std::string sig = "*fp32:16, *fp32:16, *fp32:16, i32";
   const std::string grid = "(n_elements+1023)/1024,1,1";

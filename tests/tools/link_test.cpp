@@ -89,7 +89,7 @@ struct ShellResult {
   std::string output;
 };
 ShellResult runShell(const std::string& command, const std::string& logPath) {
-  const int status = std::system((command + " > '" + logPath + "' 2>&1").c_str());
+  const int status = std::system(concat(command, " > '", logPath, "' 2>&1").c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, readFile(logPath)};
 }
 
@@ -523,8 +523,8 @@ protected:
     writeFile(dir / "from_cpp.cpp", kCppCaller);
     const std::string compiler = TCPU_C_COMPILER;
     const std::string runtimeInclude = concat("-I'", TCPU_RUNTIME_INCLUDE_DIR, "'");
-    const std::string gen = "-I'" + dir / "gen" + "'";
-    const std::string specs = "-I'" + dir / "specs" + "'";
+    const std::string gen = concat("-I'", dir / "gen", "'");
+    const std::string specs = concat("-I'", dir / "specs", "'");
     const std::vector<std::string> steps = {
         // NAME.c gets no -I to the specialization headers: it must not need them.
         concat(compiler, " ", kCFlags, " ", runtimeInclude, " -c '", dir / "gen/kernels.c",
@@ -545,7 +545,7 @@ protected:
       log_ += concat("$ ", step, "\n", built.output);
       if (built.exitCode != 0) return;
     }
-    const ShellResult ran = runShell("'" + dir / "program" + "'", dir / "run.log");
+    const ShellResult ran = runShell(concat("'", dir / "program", "'"), dir / "run.log");
     log_ += concat("program exit ", ran.exitCode, "\n", ran.output);
     if (ran.exitCode != 0) return;
     std::istringstream lines(ran.output);

@@ -7,16 +7,20 @@
 
 #include <sys/wait.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "commands.hpp"
+#include "exit_codes.hpp"
 #include "ir_module_loader.hpp"
 #include "tcpu/tcpu.h"
 
@@ -60,6 +64,60 @@ inline std::pair<int, std::string> runShell(const std::string& command) {
     output.append(buffer, n);
   const int status = pclose(pipe.release());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+struct CliResult {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+// Runs the tcpu command line in-process.
+inline CliResult runTool(const std::vector<std::string>& arguments) {
+  std::ostringstream out, err;
+  const int code = cli::runCli(arguments, {out, err});
+  return {code, out.str(), err.str()};
+}
+
+// Runs `tcpu compile` and returns the header and object it wrote.
+inline std::array<std::string, 2> aotCompile(const std::string& source, const std::string& kernel,
+                                             const std::string& signature, const std::string& grid,
+                                             const std::string& outPath,
+                                             std::vector<std::string> extra = {}) {
+  std::vector<std::string> arguments = {"compile",     source,    "--kernel-name", kernel,
+                                        "--signature", signature, "--grid",        grid,
+                                        "--out-path",  outPath};
+  arguments.insert(arguments.end(), extra.begin(), extra.end());
+  const CliResult result = runTool(arguments);
+  EXPECT_EQ(result.code, cli::kExitSuccess) << result.err;
+  std::istringstream lines(result.out);
+  std::array<std::string, 2> paths;
+  std::getline(lines, paths[0]);
+  std::getline(lines, paths[1]);
+  EXPECT_TRUE(std::filesystem::exists(paths[0])) << paths[0];
+  EXPECT_TRUE(std::filesystem::exists(paths[1])) << paths[1];
+  return paths;
+}
+
+// Builds a C program from `mainC` plus `sources` (objects, C files) with the system C compiler,
+// linked against libtcpu_runtime only, and runs it; returns its exit status and output.
+inline std::pair<int, std::string> buildAndRunC(const TempDir& dir, const std::string& mainC,
+                                                const std::vector<std::string>& sources,
+                                                std::string* lddOutput = nullptr) {
+  writeText(dir.path() / "main.c", mainC);
+  const std::filesystem::path runtime = TCPU_RUNTIME_LIBRARY;
+  std::ostringstream command;
+  command << TCPU_C_COMPILER << " -std=c11 -Wall -Wextra -Werror -pedantic -I"
+          << dir.path().string() << " -I" TCPU_RUNTIME_INCLUDE_DIR " "
+          << (dir.path() / "main.c").string();
+  for (const std::string& source : sources)
+    command << " " << source;
+  command << " -L" << runtime.parent_path().string() << " -ltcpu_runtime -lsleef -lm -Wl,-rpath,"
+          << runtime.parent_path().string() << " -o " << (dir.path() / "program").string();
+  auto [built, buildOutput] = runShell(command.str() + " 2>&1");
+  if (built != 0) return {built, "build failed: " + command.str() + "\n" + buildOutput};
+  if (lddOutput) *lddOutput = runShell("ldd " + (dir.path() / "program").string()).second;
+  return runShell((dir.path() / "program").string() + " 2>&1");
 }
 
 // A kernel loaded through codegen's JIT with a signature, launched over a 1-D grid with pointer
