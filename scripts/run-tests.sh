@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, checks formatting, builds with clang-19 and (on
-# Linux) g++-12 with warnings as errors, and runs the whole test suite on both.
+# Linux) g++-12 with warnings as errors, runs the whole test suite on both, and checks
+# the clang build as an installed package (scripts/check-package.sh).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$here/scripts/install-deps.sh"
@@ -14,4 +15,8 @@ for toolchain in "${toolchains[@]}"; do
   echo "== build and test with $toolchain ($build_dir)"
   "$here/scripts/build.sh" "$toolchain" "$build_dir"
   ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs"
+  # tcpu as an installed package, used by a project of its own (examples/aot_vector_add).
+  if [ "$toolchain" = clang ]; then
+    "$here/scripts/check-package.sh" "$build_dir"
+  fi
 done
