@@ -33,8 +33,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/ ${PROJECT_SOURCE_DIR}/c
 install(TARGETS tcpu_kernel_abi tcpu_runtime tcpu_codegen tcpu EXPORT tcpuTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT tcpuTargets NAMESPACE tcpu:: DESTINATION ${TCPU_INSTALL_CMAKEDIR})
 
 # The package config records the clang tcpu was built with: bitcode from tcpu_add_kernels
