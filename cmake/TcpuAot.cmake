@@ -127,10 +127,11 @@ function(tcpu_link_kernels target)
   _tcpu_aot_directory(directory ${target})
 
   set(output ${directory}/${ARG_NAME})
+  list(JOIN ARG_KERNELS " " kernels_text)
   add_custom_command(OUTPUT ${output}.h ${output}.c
     COMMAND ${tool} link ${headers} -o ${output}
     DEPENDS ${headers} ${tool}
-    COMMENT "Linking kernels ${ARG_KERNELS} into ${ARG_NAME}"
+    COMMENT "Linking kernels ${kernels_text} into ${ARG_NAME}"
     VERBATIM)
   target_sources(${target} PRIVATE ${output}.h ${output}.c)
   target_include_directories(${target} PUBLIC ${directory})
