@@ -1,11 +1,352 @@
+// tcpu run: load a kernel, make its arguments (.npy files, generators, numbers), launch it over
+// a grid computed from its arguments, time the launches, and write every buffer back as .npy.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <new>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <variant>
+
 #include "command_support.hpp"
+#include "data_types.hpp"
 #include "exit_codes.hpp"
+#include "format_size.hpp"
+#include "grid_expression.hpp"
+#include "output_files.hpp"
+#include "run_arguments.hpp"
+#include "runtime_session.hpp"
 
 namespace tcpu::cli {
+namespace {
+
+const CommandSpec kSpec{
+    "run",
+    "<module> --kernel NAME --grid \"gX,gY,gZ\" [--arg VALUE]... [options]",
+    "load a kernel, launch it on generated or .npy inputs, write .npy outputs",
+    "The module is LLVM IR (.ll, .bc), kernel source (.cpp) or a shared object of precompiled\n"
+    "kernels. Give one --arg per kernel parameter, in order:\n"
+    "  pointers  FILE.npy (its dtype must be the element type; bf16 as <u2 bits), or\n"
+    "            zeros:N, arange:N, rand:N (floats in [0, 1), integers in [0, 100),\n"
+    "            reproducible from --seed), full:N:VALUE\n"
+    "  scalars   a number of the parameter's type (range-checked; fp16/bf16 rounded to\n"
+    "            nearest even)\n"
+    "Element types come from the kernel; for IR whose pointers are untyped, pass --signature.\n"
+    "The grid entries are C integer expressions over the integer scalar parameters, e.g.\n"
+    "--grid \"(n+1023)/1024,1,1\" (parameters without names are arg0, arg1, ...).\n"
+    "After the launches every pointer buffer is written to <out-dir>/<parameter>.npy; a\n"
+    "failed launch writes nothing. With --repeat R > 1 the first launch is a warm-up and\n"
+    "the kernel runs R times on the same buffers (so in-place kernels accumulate).\n"
+    "Exit status: 1 when the kernel fails (a device_assert, a launch error).",
+    {{"kernel", "NAME", "the kernel to launch", 'k', true},
+     {"grid", "\"gX,gY,gZ\"", "grid size: three expressions over the scalar parameters", 0, true},
+     {"signature", "SIG", "Triton signature to compile the kernel with, e.g. \"*fp32, i32\""},
+     {"arg", "VALUE", "the next parameter's value (repeat once per parameter)", 0, false, true},
+     {"out-dir", "DIR", "where the .npy outputs go (default: .)"},
+     {"repeat", "R", "launch R times and report median and minimum time (default 1)"},
+     {"seed", "S", "seed of rand:N buffers (default 0)"},
+     {"num-threads", "T", "worker threads for the launches (default: the runtime's)"}},
+    1,
+    1};
+
+constexpr long long kMaxRepeat = 1'000'000;
+constexpr long long kMaxThreads = 1 << 16; // the runtime's limit per launch
+
+struct Options {
+  int repeat = 1;
+  uint64_t seed = 0;
+  int numThreads = 0; // 0: the runtime's setting
+  std::filesystem::path outDir;
+};
+
+// A failure with its exit code; the message goes after "tcpu run: ".
+struct Failure {
+  int exitCode;
+  std::string message;
+};
+
+// Statuses of argument parsing: files that cannot be read or parsed are input errors, the
+// rest (bad text, wrong dtype) usage errors.
+int exitCodeForArgument(const Status& status) {
+  switch (status.code()) {
+  case TCPU_ERROR_FILE_NOT_FOUND:
+  case TCPU_ERROR_OPERATING_SYSTEM:
+  case TCPU_ERROR_INVALID_IMAGE:
+    return kExitInputOutput;
+  default:
+    return kExitUsage;
+  }
+}
+
+std::optional<Failure> parseOptions(const ParsedArguments& arguments, Options& options) {
+  const auto integer = [&](const char* name, long long min, long long max,
+                           long long fallback) -> Expected<long long> {
+    const std::optional<std::string> text = arguments.get(name);
+    if (!text) return fallback;
+    return parseInteger(concat("--", name), *text, min, max);
+  };
+  Expected<long long> repeat = integer("repeat", 1, kMaxRepeat, 1);
+  Expected<long long> seed = integer("seed", 0, std::numeric_limits<long long>::max(), 0);
+  Expected<long long> threads = integer("num-threads", 1, kMaxThreads, 0);
+  for (const Expected<long long>* value : {&repeat, &seed, &threads})
+    if (!*value) return Failure{kExitUsage, value->status().message()};
+  options.repeat = static_cast<int>(*repeat);
+  options.seed = static_cast<uint64_t>(*seed);
+  options.numThreads = static_cast<int>(*threads);
+  options.outDir = arguments.getOr("out-dir", ".");
+  return std::nullopt;
+}
+
+std::string listParameters(const std::vector<KernelParameter>& parameters) {
+  std::string list;
+  for (const KernelParameter& parameter : parameters)
+    list += concat(list.empty() ? "" : ", ", describeParameter(parameter));
+  return list;
+}
+
+// The grid from the expressions over the integer scalar arguments.
+Expected<std::array<uint32_t, 3>> computeGrid(const std::string& text,
+                                              const std::vector<KernelParameter>& parameters,
+                                              const std::vector<RunArgument>& values) {
+  std::vector<std::string> names;
+  std::map<std::string, int64_t> integers;
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const auto* scalar = std::get_if<ScalarValue>(&values[i]);
+    if (!scalar || isFloatType(scalar->type)) continue;
+    names.push_back(parameters[i].name);
+    if (scalar->integer) integers[parameters[i].name] = *scalar->integer;
+  }
+  Expected<GridExpressions> grid = parseGrid(text, names);
+  if (!grid) return grid.status();
+  std::array<uint32_t, 3> dimensions{};
+  for (int axis = 0; axis < 3; ++axis) {
+    Expected<uint32_t> size = evaluateGrid(*grid, axis, integers);
+    if (!size) return size.status();
+    dimensions[static_cast<std::size_t>(axis)] = *size;
+  }
+  return dimensions;
+}
+
+// Output file names: the parameter's name made safe for a file name, unique among them.
+std::vector<std::string> outputNames(const std::vector<KernelParameter>& parameters) {
+  std::vector<std::string> names(parameters.size());
+  std::set<std::string> taken;
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    std::string name = parameters[i].name;
+    for (char& c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') c = '_';
+    if (name.starts_with('.')) name = concat("_", name); // no hidden files, no ".."
+    if (taken.contains(name)) name += concat("_", i);
+    taken.insert(name);
+    names[i] = name;
+  }
+  return names;
+}
+
+// The arguments on the device: buffers for the arrays, and the kernelParams array. params_
+// points into pointers_ and into the scalars of the values uploaded: moving this object keeps
+// the vectors' storage, and the values must outlive it.
+class LaunchArguments {
+public:
+  static Expected<LaunchArguments> upload(std::vector<RunArgument>& values) {
+    LaunchArguments launch;
+    launch.pointers_.resize(values.size(), 0);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (auto* array = std::get_if<NpyArray>(&values[i])) {
+        Expected<DeviceBuffer> buffer = DeviceBuffer::allocate(array->data.size());
+        if (!buffer) return buffer.status();
+        launch.pointers_[i] = buffer->get();
+        if (!array->data.empty())
+          if (const tcpuResult result =
+                  tcpuMemcpyHtoD(buffer->get(), array->data.data(), array->data.size());
+              result != TCPU_SUCCESS)
+            return runtimeFailure(result, "tcpuMemcpyHtoD");
+        launch.buffers_.push_back(buffer.take());
+        launch.params_.push_back(&launch.pointers_[i]);
+      } else {
+        launch.params_.push_back(std::get<ScalarValue>(values[i]).bytes.data());
+      }
+    }
+    return launch;
+  }
+
+  // Copies the buffers back into the arrays they came from.
+  Status download(std::vector<RunArgument>& values) const {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      auto* array = std::get_if<NpyArray>(&values[i]);
+      if (!array || array->data.empty()) continue;
+      if (const tcpuResult result =
+              tcpuMemcpyDtoH(array->data.data(), pointers_[i], array->data.size());
+          result != TCPU_SUCCESS)
+        return runtimeFailure(result, "tcpuMemcpyDtoH");
+    }
+    return {};
+  }
+
+  void** params() { return params_.data(); }
+
+private:
+  std::vector<DeviceBuffer> buffers_;
+  std::vector<tcpuDeviceptr> pointers_; // kernelParams[i] points here for pointer i
+  std::vector<void*> params_;
+};
+
+// Launches R times; returns each launch's milliseconds.
+Expected<std::vector<double>> launchRepeatedly(tcpuFunction function, const std::string& kernel,
+                                               const std::array<uint32_t, 3>& grid,
+                                               LaunchArguments& arguments,
+                                               std::size_t parameterCount, const Options& options) {
+  std::vector<void*> extra = {TCPU_LAUNCH_PARAM_COUNT,
+                              reinterpret_cast<void*>(static_cast<uintptr_t>(parameterCount))};
+  if (options.numThreads > 0) {
+    extra.push_back(TCPU_LAUNCH_PARAM_NUM_THREADS);
+    extra.push_back(reinterpret_cast<void*>(static_cast<uintptr_t>(options.numThreads)));
+  }
+  extra.push_back(TCPU_LAUNCH_PARAM_END);
+  std::vector<double> milliseconds;
+  for (int launch = 0; launch < options.repeat; ++launch) {
+    const auto start = std::chrono::steady_clock::now();
+    const tcpuResult result = tcpuLaunchKernel(function, grid[0], grid[1], grid[2], 1, 1, 1, 0,
+                                               nullptr, arguments.params(), extra.data());
+    const auto end = std::chrono::steady_clock::now();
+    if (result != TCPU_SUCCESS) {
+      const char* name = "";
+      tcpuGetErrorName(result, &name);
+      return Status(result, concat("kernel '", kernel, "' failed on launch ", launch + 1, " of ",
+                                   options.repeat, ": ", name, ": ", tcpuGetLastErrorDetail()));
+    }
+    milliseconds.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+  }
+  return milliseconds;
+}
+
+void reportTimes(std::ostream& out, const std::string& kernel, const std::array<uint32_t, 3>& grid,
+                 std::vector<double> milliseconds, uint64_t bufferBytes) {
+  out << kernel << ": grid (" << grid[0] << ", " << grid[1] << ", " << grid[2] << "), "
+      << milliseconds.size() << (milliseconds.size() == 1 ? " launch" : " launches");
+  if (milliseconds.size() > 1) {
+    out << " (the first a warm-up)";
+    milliseconds.erase(milliseconds.begin());
+  }
+  std::sort(milliseconds.begin(), milliseconds.end());
+  const std::size_t middle = milliseconds.size() / 2;
+  const double median = milliseconds.size() % 2
+                            ? milliseconds[middle]
+                            : (milliseconds[middle - 1] + milliseconds[middle]) / 2;
+  std::ostringstream line;
+  line.setf(std::ios::fixed);
+  line.precision(4);
+  line << "\ntime: median " << median << " ms, min " << milliseconds.front() << " ms";
+  if (bufferBytes > 0 && median > 0) {
+    line.precision(2);
+    line << "; buffers " << formatSize(bufferBytes)
+         << " (each counted once): " << static_cast<double>(bufferBytes) / (median * 1e6)
+         << " GB/s at the median";
+  }
+  out << line.str() << "\n";
+}
+
+Status writeOutputs(const std::filesystem::path& directory,
+                    const std::vector<KernelParameter>& parameters,
+                    const std::vector<RunArgument>& values, std::ostream& out) {
+  const std::vector<std::string> names = outputNames(parameters);
+  std::vector<std::pair<std::string, std::string>> files;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const auto* array = std::get_if<NpyArray>(&values[i]);
+    if (!array) continue;
+    Expected<std::string> bytes = formatNpy(*array);
+    if (!bytes) return bytes.status();
+    files.emplace_back((directory / (names[i] + ".npy")).string(), bytes.take());
+  }
+  if (files.empty()) return {};
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error)
+    return Status(TCPU_ERROR_OPERATING_SYSTEM,
+                  concat("cannot create --out-dir '", directory.string(), "': ", error.message()));
+  if (Status written = writeOutputFiles(files); !written.ok()) return written;
+  out << "wrote";
+  for (const auto& file : files)
+    out << " " << file.first;
+  out << "\n";
+  return {};
+}
+
+std::optional<Failure> run(const ParsedArguments& arguments, std::ostream& out) {
+  Options options;
+  if (std::optional<Failure> failure = parseOptions(arguments, options)) return failure;
+  if (Status started = startRuntime(); !started.ok())
+    return Failure{kExitInputOutput, started.message()};
+
+  const std::string& path = arguments.positionals.front();
+  const std::string kernel = *arguments.get("kernel");
+  ModuleLoadOptions loadOptions;
+  if (std::optional<std::string> signature = arguments.get("signature")) {
+    loadOptions.signature = signature;
+    loadOptions.kernelName = kernel; // the kernel the signature is for
+  }
+  Expected<ModuleHandle> module = loadModule(path, loadOptions);
+  if (!module)
+    return Failure{exitCodeForLoadFailure(module.status(), loadOptions), module.status().message()};
+  tcpuFunction function = nullptr;
+  if (const tcpuResult result = tcpuModuleGetFunction(&function, module->get(), kernel.c_str());
+      result != TCPU_SUCCESS)
+    return Failure{result == TCPU_ERROR_NOT_FOUND ? kExitUsage : kExitInputOutput,
+                   concat("--kernel ", kernel, ": ", tcpuGetLastErrorDetail())};
+  Expected<std::vector<KernelParameter>> parameters = kernelParameters(function);
+  if (!parameters) return Failure{kExitInputOutput, parameters.status().message()};
+
+  const std::vector<std::string>& texts = arguments.all("arg");
+  if (texts.size() != parameters->size())
+    return Failure{kExitUsage,
+                   concat("kernel '", kernel, "' takes ", parameters->size(), " arguments (",
+                          listParameters(*parameters), ") but ", texts.size(), " --arg ",
+                          texts.size() == 1 ? "was" : "were", " given")};
+  std::vector<RunArgument> values;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    Expected<RunArgument> value = parseRunArgument((*parameters)[i], i, texts[i], options.seed);
+    if (!value) return Failure{exitCodeForArgument(value.status()), value.status().message()};
+    values.push_back(value.take());
+  }
+  Expected<std::array<uint32_t, 3>> grid = computeGrid(*arguments.get("grid"), *parameters, values);
+  if (!grid) return Failure{kExitUsage, grid.status().message()};
+
+  Expected<LaunchArguments> launch = LaunchArguments::upload(values);
+  if (!launch) return Failure{kExitInputOutput, launch.status().message()};
+  Expected<std::vector<double>> times =
+      launchRepeatedly(function, kernel, *grid, *launch, parameters->size(), options);
+  if (!times) return Failure{kExitKernelFailure, times.status().message()};
+  if (Status copied = launch->download(values); !copied.ok())
+    return Failure{kExitKernelFailure, copied.message()};
+
+  uint64_t bufferBytes = 0;
+  for (const RunArgument& value : values)
+    if (const auto* array = std::get_if<NpyArray>(&value)) bufferBytes += array->data.size();
+  reportTimes(out, kernel, *grid, times.take(), bufferBytes);
+  if (Status written = writeOutputs(options.outDir, *parameters, values, out); !written.ok())
+    return Failure{kExitInputOutput, written.message()};
+  return std::nullopt;
+}
+
+} // namespace
 
 int runRun(std::span<const std::string> arguments, Console console) {
-  (void)arguments;
-  return reportFailure(console, "run", "not built yet", kExitUsage);
+  CommandStart start = startCommand(kSpec, arguments, console);
+  if (!start.arguments) return start.exitCode;
+  try {
+    if (std::optional<Failure> failure = run(*start.arguments, console.out))
+      return reportFailure(console, "run", failure->message, failure->exitCode);
+  } catch (const std::bad_alloc&) {
+    return reportFailure(console, "run", "out of memory for the arguments' buffers",
+                         kExitInputOutput);
+  }
+  return kExitSuccess;
 }
 
 } // namespace tcpu::cli

@@ -1,0 +1,159 @@
+// tcpu cache ls / clear on a temporary cache directory: entries listed with their kernels,
+// damaged ones flagged, and clear removing tcpu's files only.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include "object_cache.hpp"
+#include "scoped_environment.hpp"
+#include "tool_test_support.hpp"
+
+namespace tcpu::cli {
+namespace {
+
+using test::runTool;
+using test::ScopedEnvironment;
+using test::TempDir;
+using test::writeText;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string key(char digit) {
+  return std::string(64, digit);
+}
+
+// An entry as the codegen cache writes it, holding kernels `names`.
+std::string entryBytes(const std::vector<std::string>& names) {
+  codegen::CompiledModule module;
+  for (const std::string& name : names) {
+    codegen::KernelInfo kernel;
+    kernel.name = name;
+    kernel.entrySymbol = name + "_entry";
+    module.kernels.push_back(kernel);
+  }
+  module.object = "an object file";
+  return codegen::serializeEntry(module);
+}
+
+class CacheCommand : public ::testing::Test {
+protected:
+  // A cache with two good entries, a damaged one, a stale and a live temporary, and files that
+  // are not tcpu's (which no command may touch).
+  void SetUp() override {
+    const std::filesystem::path& d = dir_.path();
+    writeText(d / (key('1') + ".tcpuobj"), entryBytes({"add_kernel"}));
+    writeText(d / (key('2') + ".tcpuobj"), entryBytes({"softmax_16", "softmax_32"}));
+    writeText(d / (key('3') + ".tcpuobj"), entryBytes({"cut"}).substr(0, 20));
+    writeText(d / (key('4') + ".tmp.1.0.99"), "half a write");
+    std::filesystem::last_write_time(d / (key('4') + ".tmp.1.0.99"),
+                                     std::filesystem::file_time_type::clock::now() -
+                                         std::chrono::hours(2));
+    live_ = key('5') + concat(".tmp.", ::getpid(), ".0.7");
+    writeText(d / live_, "being written");
+    writeText(d / "notes.txt", "mine");
+    writeText(d / (key('6') + ".tmp.x.y.z"), "not a tcpu temporary name");
+    std::filesystem::create_symlink(d / "notes.txt", d / "link.tcpuobj");
+  }
+
+  TempDir dir_;
+  std::string live_;
+  const ScopedEnvironment cacheDirectory_{"TCPU_CACHE_DIR", dir_.path().string()};
+  const ScopedEnvironment cacheEnabled_{"TCPU_CACHE_DISABLE", std::nullopt};
+};
+
+TEST_F(CacheCommand, ListShowsKernelsSizesAndFlagsDamagedEntries) {
+  const test::CliResult result = runTool({"cache", "ls"});
+  ASSERT_EQ(result.code, kExitSuccess) << result.err;
+  const std::string& out = result.out;
+  const std::uintmax_t size1 = std::filesystem::file_size(dir_.path() / (key('1') + ".tcpuobj"));
+  EXPECT_TRUE(contains(out, concat("cache ", dir_.path().string(), ": 3 entries, "))) << out;
+  EXPECT_TRUE(contains(out, concat("  ", key('1'), ".tcpuobj  ", size1, " B"))) << out;
+  EXPECT_TRUE(contains(out, "  add_kernel\n")) << out;
+  EXPECT_TRUE(contains(out, "  softmax_16, softmax_32\n")) << out;
+  EXPECT_TRUE(contains(out, concat(key('3'), ".tcpuobj  20 B"))) << out;
+  EXPECT_TRUE(contains(out, "DAMAGED (truncated or corrupt; tcpu recompiles it)")) << out;
+  EXPECT_TRUE(contains(out, "temporary, stale (clear removes it)")) << out;
+  EXPECT_TRUE(contains(out, concat("temporary, being written by process ", ::getpid()))) << out;
+  EXPECT_FALSE(contains(out, "notes.txt"));
+  EXPECT_FALSE(contains(out, "link.tcpuobj")) << "symbolic links are never tcpu's";
+  EXPECT_FALSE(contains(out, ".tmp.x.y.z"));
+  // The modification time, as local time.
+  EXPECT_TRUE(out.find(" 20") != std::string::npos && out.find(':') != std::string::npos) << out;
+}
+
+TEST_F(CacheCommand, ClearRemovesOnlyTcpuFilesAndSaysHowManyAndHowMuch) {
+  const test::CliResult result = runTool({"cache", "clear"});
+  ASSERT_EQ(result.code, kExitSuccess) << result.err;
+  EXPECT_TRUE(contains(result.out, concat("cache ", dir_.path().string(),
+                                          ": removed 3 entries and 1 stale temporary (")))
+      << result.out;
+  EXPECT_TRUE(contains(result.out, "; kept 1 being written\n")) << result.out;
+  std::vector<std::string> left;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_.path()))
+    left.push_back(entry.path().filename().string());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{live_, key('6') + ".tmp.x.y.z", "link.tcpuobj",
+                                            "notes.txt"}));
+
+  const test::CliResult again = runTool({"cache", "clear"});
+  ASSERT_EQ(again.code, kExitSuccess);
+  EXPECT_TRUE(contains(again.out, ": nothing to clear; kept 1 being written")) << again.out;
+}
+
+TEST_F(CacheCommand, DirOptionOverridesTheEnvironment) {
+  const TempDir other;
+  writeText(other.path() / (key('9') + ".tcpuobj"), entryBytes({"other_kernel"}));
+  const test::CliResult list = runTool({"cache", "ls", "--dir", other.path().string()});
+  ASSERT_EQ(list.code, kExitSuccess) << list.err;
+  EXPECT_TRUE(contains(list.out, "other_kernel")) << list.out;
+  EXPECT_FALSE(contains(list.out, "add_kernel")) << list.out;
+  const test::CliResult clear = runTool({"cache", "clear", "--dir", other.path().string()});
+  EXPECT_TRUE(contains(clear.out, "removed 1 entry and 0 stale temporaries")) << clear.out;
+  EXPECT_TRUE(std::filesystem::exists(dir_.path() / (key('1') + ".tcpuobj")));
+}
+
+TEST_F(CacheCommand, MissingDirectoryHasNothingToClearOrList) {
+  const std::string missing = (dir_.path() / "none").string();
+  const test::CliResult clear = runTool({"cache", "clear", "--dir", missing});
+  EXPECT_EQ(clear.code, kExitSuccess);
+  EXPECT_EQ(clear.out, concat("cache ", missing, " does not exist: nothing to clear\n"));
+  EXPECT_FALSE(std::filesystem::exists(missing));
+  const test::CliResult list = runTool({"cache", "ls", "--dir", missing});
+  EXPECT_EQ(list.code, kExitSuccess);
+  EXPECT_EQ(list.out, concat("cache ", missing, ": does not exist, 0 entries, 0 B\n"));
+}
+
+TEST_F(CacheCommand, EntriesWrittenByALoadAreListedWithTheirKernel) {
+  const TempDir fresh;
+  const ScopedEnvironment directory("TCPU_CACHE_DIR", fresh.path().string());
+  const test::CliResult dump =
+      runTool({"dump", TCPU_SOURCE_DIR "/tests/codegen/kernels/scale.ll", "--what", "input"});
+  ASSERT_EQ(dump.code, kExitSuccess) << dump.err;
+  const test::CliResult list = runTool({"cache", "ls"});
+  ASSERT_EQ(list.code, kExitSuccess) << list.err;
+  EXPECT_TRUE(contains(list.out, ": 1 entry, ")) << list.out;
+  EXPECT_TRUE(contains(list.out, "  scale\n")) << list.out;
+  EXPECT_FALSE(contains(list.out, "DAMAGED")) << list.out;
+}
+
+TEST_F(CacheCommand, BadActionsAndDisabledCacheAreUsageErrors) {
+  const test::CliResult action = runTool({"cache", "purge"});
+  EXPECT_EQ(action.code, kExitUsage);
+  EXPECT_TRUE(contains(action.err, "unknown action 'purge' (expected ls or clear)")) << action.err;
+  EXPECT_EQ(runTool({"cache"}).code, kExitUsage);
+  const ScopedEnvironment disabled("TCPU_CACHE_DISABLE", "1");
+  const ScopedEnvironment unset("TCPU_CACHE_DIR", std::nullopt);
+  const test::CliResult list = runTool({"cache", "ls"});
+  EXPECT_EQ(list.code, kExitUsage);
+  EXPECT_TRUE(contains(list.err, "no cache directory: disabled (TCPU_CACHE_DISABLE=1); name one "
+                                 "with --dir"))
+      << list.err;
+  EXPECT_TRUE(std::filesystem::exists(dir_.path() / (key('1') + ".tcpuobj")));
+}
+
+} // namespace
+} // namespace tcpu::cli

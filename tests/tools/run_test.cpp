@@ -1,0 +1,423 @@
+// tcpu run: kernels launched on .npy files and generated buffers, outputs checked against
+// values computed here; usage, input and kernel failures with their exit codes; and the
+// scalar conversions run uses.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "npy.hpp"
+#include "scalar_value.hpp"
+#include "tool_test_support.hpp"
+
+namespace tcpu::cli {
+namespace {
+
+using test::readText;
+using test::runShell;
+using test::runTool;
+using test::TempDir;
+using test::writeText;
+
+const std::string kVectorAdd = TCPU_SOURCE_DIR "/kernels/ir/vector_add.ll";
+const std::string kVectorAddSignature = "*fp32, *fp32, *fp32, i32";
+
+// Precompiled kernels with typed, named parameters (what a shared object of AOT kernels
+// describes), and one whose device_assert fails in program 2 when flags[0] is 0.
+const char* const kSharedKernels = R"(
+#include <stdint.h>
+#include "tcpu/kernel_abi.h"
+
+static void scale_entry(void* const* params, uint64_t begin, uint64_t end,
+                        const tcpuLaunchFrame* frame) {
+  const float* in = *(const float* const*)params[0];
+  float* out = *(float* const*)params[1];
+  const float factor = *(const float*)params[2];
+  const int32_t n = *(const int32_t*)params[3];
+  (void)frame;
+  for (uint64_t p = begin; p < end; ++p)
+    for (int64_t i = (int64_t)p * 256; i < (int64_t)(p + 1) * 256 && i < n; ++i)
+      out[i] = in[i] * factor;
+}
+static const tcpuParamDesc scale_params[4] = {
+    {TCPU_TYPE_PTR, TCPU_TYPE_FP32, 8, 8, "in"},
+    {TCPU_TYPE_PTR, TCPU_TYPE_FP32, 8, 8, "out"},
+    {TCPU_TYPE_FP32, TCPU_TYPE_UNKNOWN, 4, 4, "factor"},
+    {TCPU_TYPE_I32, TCPU_TYPE_UNKNOWN, 4, 4, "n"}};
+const tcpuKernelDesc tcpu_kernel_desc_scale = {TCPU_KERNEL_ABI_VERSION, 4, "scale", scale_entry,
+                                               scale_params};
+
+static void checked_entry(void* const* params, uint64_t begin, uint64_t end,
+                          const tcpuLaunchFrame* frame) {
+  const int32_t* flags = *(const int32_t* const*)params[0];
+  (void)frame;
+  for (uint64_t p = begin; p < end; ++p)
+    if (p == 2 && flags[0] == 0) {
+      tcpuAssertRecord record = {"flags[0] != 0", "checked.c", 7, "checked",
+                                 {(uint32_t)p, 0, 0}};
+      tcpuKernelAssertFail(&record);
+    }
+}
+static const tcpuParamDesc checked_params[1] = {{TCPU_TYPE_PTR, TCPU_TYPE_I32, 8, 8, "flags"}};
+const tcpuKernelDesc tcpu_kernel_desc_checked = {TCPU_KERNEL_ABI_VERSION, 1, "checked",
+                                                 checked_entry, checked_params};
+)";
+
+std::span<const std::byte> bytesOf(const std::vector<float>& values) {
+  return std::as_bytes(std::span(values));
+}
+
+NpyArray floatArray(const std::vector<float>& values, std::vector<uint64_t> shape) {
+  const auto bytes = bytesOf(values);
+  return {TCPU_TYPE_FP32, std::move(shape), {bytes.begin(), bytes.end()}};
+}
+
+std::vector<float> floatsOf(const NpyArray& array) {
+  std::vector<float> values(array.data.size() / sizeof(float));
+  std::memcpy(values.data(), array.data.data(), array.data.size());
+  return values;
+}
+
+void writeNpy(const std::filesystem::path& path, const NpyArray& array) {
+  Expected<std::string> bytes = formatNpy(array);
+  ASSERT_TRUE(bytes) << bytes.status().message();
+  writeText(path, *bytes);
+}
+
+NpyArray readNpy(const std::filesystem::path& path) {
+  Expected<NpyArray> array = readNpyFile(path);
+  EXPECT_TRUE(array) << array.status().message();
+  return array ? array.take() : NpyArray{};
+}
+
+class RunCommand : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    shared_ = new TempDir();
+    writeText(shared_->path() / "kernels.c", kSharedKernels);
+    const std::string command = std::string(TCPU_C_COMPILER) +
+                                " -std=c11 -shared -fPIC -Werror -I" TCPU_RUNTIME_INCLUDE_DIR " " +
+                                (shared_->path() / "kernels.c").string() + " -o " + sharedObject() +
+                                " 2>&1";
+    auto [status, output] = runShell(command);
+    ASSERT_EQ(status, 0) << command << "\n" << output;
+  }
+  static void TearDownTestSuite() {
+    delete shared_;
+    shared_ = nullptr;
+  }
+  static std::string sharedObject() { return (shared_->path() / "kernels.so").string(); }
+
+  // `tcpu run` of vector_add.ll with n elements and the given --arg values for x, y, out.
+  test::CliResult vectorAdd(const std::string& x, const std::string& y, const std::string& out,
+                            int n, std::vector<std::string> extra = {},
+                            const std::string& grid = "(n+1023)/1024,1,1") {
+    std::vector<std::string> arguments = {"run",         kVectorAdd,
+                                          "--kernel",    "add_kernel",
+                                          "--signature", kVectorAddSignature,
+                                          "--grid",      grid,
+                                          "--arg",       x,
+                                          "--arg",       y,
+                                          "--arg",       out,
+                                          "--arg",       std::to_string(n),
+                                          "--out-dir",   outDir().string()};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    return runTool(arguments);
+  }
+  std::filesystem::path outDir() const { return dir_.path() / "out"; }
+
+  static TempDir* shared_;
+  TempDir dir_;
+};
+
+TempDir* RunCommand::shared_ = nullptr;
+
+TEST_F(RunCommand, VectorAddIrWritesXPlusYAndKeepsInputShapes) {
+  std::mt19937 random(42);
+  std::uniform_real_distribution<float> uniform(-100, 100);
+  std::vector<float> x(5000), y(5000);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    x[i] = uniform(random);
+    y[i] = uniform(random);
+  }
+  writeNpy(dir_.path() / "x.npy", floatArray(x, {50, 100}));
+  writeNpy(dir_.path() / "y.npy", floatArray(y, {5000}));
+  const test::CliResult result =
+      vectorAdd((dir_.path() / "x.npy").string(), (dir_.path() / "y.npy").string(), "zeros:5000",
+                5000, {"--repeat", "3", "--num-threads", "1"});
+  ASSERT_EQ(result.code, kExitSuccess) << result.err;
+  EXPECT_NE(result.out.find("add_kernel: grid (5, 1, 1), 3 launches (the first a warm-up)"),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("time: median "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("GB/s"), std::string::npos) << result.out;
+
+  const NpyArray out = readNpy(outDir() / "out.npy");
+  EXPECT_EQ(out.shape, std::vector<uint64_t>{5000});
+  const std::vector<float> sums = floatsOf(out);
+  ASSERT_EQ(sums.size(), x.size());
+  for (std::size_t i = 0; i < x.size(); ++i)
+    ASSERT_EQ(sums[i], x[i] + y[i]) << "element " << i;
+  const NpyArray xBack = readNpy(outDir() / "x.npy");
+  EXPECT_EQ(xBack.shape, (std::vector<uint64_t>{50, 100}));
+  EXPECT_EQ(floatsOf(xBack), x);
+}
+
+TEST_F(RunCommand, GeneratorsFillBuffersAsDocumented) {
+  const test::CliResult result = vectorAdd("arange:1500", "full:1500:0.25", "zeros:1500", 1500);
+  ASSERT_EQ(result.code, kExitSuccess) << result.err;
+  EXPECT_NE(result.out.find("grid (2, 1, 1), 1 launch\n"), std::string::npos) << result.out;
+  const std::vector<float> out = floatsOf(readNpy(outDir() / "out.npy"));
+  ASSERT_EQ(out.size(), 1500u);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    ASSERT_EQ(out[i], static_cast<float>(i) + 0.25f) << "element " << i;
+}
+
+TEST_F(RunCommand, RandIsUniformInUnitIntervalAndReproducibleFromTheSeed) {
+  const auto randomBuffer = [&](const std::string& seed) {
+    const test::CliResult result =
+        vectorAdd("rand:4096", "zeros:4096", "zeros:4096", 4096, {"--seed", seed});
+    EXPECT_EQ(result.code, kExitSuccess) << result.err;
+    return floatsOf(readNpy(outDir() / "x.npy"));
+  };
+  const std::vector<float> first = randomBuffer("7");
+  ASSERT_EQ(first.size(), 4096u);
+  double sum = 0;
+  for (float value : first) {
+    ASSERT_GE(value, 0.0f);
+    ASSERT_LT(value, 1.0f);
+    sum += value;
+  }
+  EXPECT_NEAR(sum / 4096, 0.5, 0.05);
+  EXPECT_EQ(randomBuffer("7"), first);
+  EXPECT_NE(randomBuffer("8"), first);
+}
+
+TEST_F(RunCommand, SharedObjectKernelTakesTypedNamedParametersWithoutSignature) {
+  std::vector<float> in(1000);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<float>(i) * 1.5f - 300;
+  writeNpy(dir_.path() / "in.npy", floatArray(in, {1000}));
+  const test::CliResult result =
+      runTool({"run", sharedObject(), "--kernel", "scale", "--grid", "(n + 255) / 256, 1, 1",
+               "--arg", (dir_.path() / "in.npy").string(), "--arg", "zeros:1000", "--arg", "0.1",
+               "--arg", "1000", "--out-dir", outDir().string()});
+  ASSERT_EQ(result.code, kExitSuccess) << result.err;
+  EXPECT_NE(result.out.find("scale: grid (4, 1, 1)"), std::string::npos) << result.out;
+  const std::vector<float> out = floatsOf(readNpy(outDir() / "out.npy"));
+  ASSERT_EQ(out.size(), in.size());
+  for (std::size_t i = 0; i < in.size(); ++i)
+    ASSERT_EQ(out[i], in[i] * 0.1f) << "element " << i;
+  EXPECT_TRUE(std::filesystem::exists(outDir() / "in.npy"));
+}
+
+TEST_F(RunCommand, FailedDeviceAssertExitsOneWithTheDetailAndWritesNothing) {
+  const test::CliResult result =
+      runTool({"run", sharedObject(), "--kernel", "checked", "--grid", "4,1,1", "--arg", "zeros:4",
+               "--out-dir", outDir().string()});
+  EXPECT_EQ(result.code, kExitKernelFailure) << result.err;
+  EXPECT_NE(result.err.find("kernel 'checked' failed on launch 1 of 1: TCPU_ERROR_ASSERT"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("flags[0] != 0"), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(outDir()));
+
+  const test::CliResult passing =
+      runTool({"run", sharedObject(), "--kernel", "checked", "--grid", "4,1,1", "--arg", "full:4:1",
+               "--out-dir", outDir().string()});
+  EXPECT_EQ(passing.code, kExitSuccess) << passing.err;
+  EXPECT_TRUE(std::filesystem::exists(outDir() / "flags.npy"));
+}
+
+TEST_F(RunCommand, WrongArgumentCountListsTheParameters) {
+  const test::CliResult result =
+      runTool({"run", kVectorAdd, "--kernel", "add_kernel", "--grid", "1,1,1", "--arg", "1"});
+  EXPECT_EQ(result.code, kExitUsage);
+  EXPECT_NE(result.err.find("kernel 'add_kernel' takes 4 arguments (x: *?, y: *?, out: *?, n: "
+                            "i32) but 1 --arg was given"),
+            std::string::npos)
+      << result.err;
+}
+
+TEST_F(RunCommand, UsageErrorsNameTheArgumentAndValue) {
+  const auto error = [&](const std::string& x, int n, std::vector<std::string> extra,
+                         const std::string& grid = "(n+1023)/1024,1,1") {
+    const test::CliResult result = vectorAdd(x, "zeros:10", "zeros:10", n, std::move(extra), grid);
+    EXPECT_EQ(result.code, kExitUsage) << result.err;
+    EXPECT_FALSE(std::filesystem::exists(outDir()));
+    return result.err;
+  };
+  EXPECT_NE(error("zeros:10", 10, {}, "(m+1)/2,1,1")
+                .find("--grid column 2: unknown argument 'm' in '(m+1)/2' (arguments: n)"),
+            std::string::npos);
+  EXPECT_NE(error("zeros:10", 10, {}, "n-20,1,1")
+                .find("--grid gridX 'n-20' is -10; a grid dimension must be in [0, 4294967295]"),
+            std::string::npos);
+  EXPECT_NE(error("zeros:x", 10, {}).find("--arg 1 (x: *fp32) zeros:N='x' is not an integer"),
+            std::string::npos);
+  EXPECT_NE(error("full:10", 10, {}).find("needs a value: full:N:VALUE"), std::string::npos);
+  EXPECT_NE(error("full:10:abc", 10, {}).find("full value='abc' is not a number"),
+            std::string::npos);
+  EXPECT_NE(error("zeros:10", 10, {"--repeat", "0"}).find("--repeat=0 is out of range"),
+            std::string::npos);
+  EXPECT_NE(error("zeros:10", 10, {"--num-threads", "-2"}).find("--num-threads=-2 is out of range"),
+            std::string::npos);
+  EXPECT_NE(error("zeros:10", 10, {"--seed", "x"}).find("--seed='x' is not an integer"),
+            std::string::npos);
+
+  const test::CliResult scalar = vectorAdd("zeros:10", "zeros:10", "zeros:10", 0);
+  EXPECT_EQ(scalar.code, kExitSuccess) << scalar.err; // n = 0: an empty grid runs nothing
+  const test::CliResult big = runTool(
+      {"run", kVectorAdd, "--kernel", "add_kernel", "--signature", kVectorAddSignature, "--grid",
+       "1,1,1", "--arg", "zeros:1", "--arg", "zeros:1", "--arg", "zeros:1", "--arg", "2147483648"});
+  EXPECT_EQ(big.code, kExitUsage);
+  EXPECT_NE(big.err.find("--arg 4 (n: i32)='2147483648' is out of range for i32 [-2147483648, "
+                         "2147483647]"),
+            std::string::npos)
+      << big.err;
+}
+
+TEST_F(RunCommand, UntypedPointersAskForASignature) {
+  const test::CliResult result =
+      runTool({"run", kVectorAdd, "--kernel", "add_kernel", "--grid", "1,1,1", "--arg", "zeros:4",
+               "--arg", "zeros:4", "--arg", "zeros:4", "--arg", "4"});
+  EXPECT_EQ(result.code, kExitUsage);
+  EXPECT_NE(result.err.find("--arg 1 (x: *?): the kernel does not say what pointer 'x' points "
+                            "to"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("pass --signature"), std::string::npos);
+}
+
+TEST_F(RunCommand, NpyDtypeMustMatchTheElementType) {
+  writeNpy(dir_.path() / "x.npy", {TCPU_TYPE_FP64, {10}, std::vector<std::byte>(80)});
+  const test::CliResult result =
+      vectorAdd((dir_.path() / "x.npy").string(), "zeros:10", "zeros:10", 10);
+  EXPECT_EQ(result.code, kExitUsage);
+  EXPECT_NE(result.err.find("holds fp64 (<f8) but the kernel reads fp32 (<f4)"), std::string::npos)
+      << result.err;
+}
+
+TEST_F(RunCommand, UnknownKernelAndBadSignatureAreUsageErrors) {
+  const test::CliResult kernel =
+      runTool({"run", kVectorAdd, "--kernel", "nope", "--grid", "1,1,1"});
+  EXPECT_EQ(kernel.code, kExitUsage);
+  EXPECT_NE(kernel.err.find("--kernel nope:"), std::string::npos) << kernel.err;
+  const test::CliResult signature = runTool(
+      {"run", kVectorAdd, "--kernel", "add_kernel", "--signature", "*fp32", "--grid", "1,1,1"});
+  EXPECT_EQ(signature.code, kExitUsage);
+  EXPECT_NE(signature.err.find("signature has 1 entries"), std::string::npos) << signature.err;
+  const test::CliResult missing = runTool({"run", kVectorAdd, "--grid", "1,1,1"});
+  EXPECT_EQ(missing.code, kExitUsage);
+  EXPECT_NE(missing.err.find("missing required option --kernel"), std::string::npos);
+}
+
+TEST_F(RunCommand, UnreadableInputsAreInputErrors) {
+  const test::CliResult module =
+      runTool({"run", (dir_.path() / "none.ll").string(), "--kernel", "k", "--grid", "1,1,1"});
+  EXPECT_EQ(module.code, kExitInputOutput);
+  EXPECT_NE(module.err.find("none.ll' does not exist"), std::string::npos) << module.err;
+
+  const test::CliResult missing =
+      vectorAdd((dir_.path() / "missing.npy").string(), "zeros:10", "zeros:10", 10);
+  EXPECT_EQ(missing.code, kExitInputOutput);
+  EXPECT_NE(missing.err.find("--arg 1 (x: *fp32): '"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("missing.npy' does not exist"), std::string::npos) << missing.err;
+
+  writeText(dir_.path() / "bad.npy", "\x93NUMPY\x01");
+  const test::CliResult bad =
+      vectorAdd((dir_.path() / "bad.npy").string(), "zeros:10", "zeros:10", 10);
+  EXPECT_EQ(bad.code, kExitInputOutput);
+  EXPECT_NE(bad.err.find("shorter than the 10-byte preamble"), std::string::npos) << bad.err;
+}
+
+TEST_F(RunCommand, UnwritableOutDirIsAnOutputError) {
+  writeText(dir_.path() / "file", "a file, not a directory");
+  const test::CliResult result =
+      runTool({"run", kVectorAdd, "--kernel", "add_kernel", "--signature", kVectorAddSignature,
+               "--grid", "1,1,1", "--arg", "zeros:4", "--arg", "zeros:4", "--arg", "zeros:4",
+               "--arg", "4", "--out-dir", (dir_.path() / "file" / "sub").string()});
+  EXPECT_EQ(result.code, kExitInputOutput);
+  EXPECT_NE(result.err.find("cannot create --out-dir"), std::string::npos) << result.err;
+}
+
+ScalarValue scalar(tcpuDataType type, const std::string& text) {
+  Expected<ScalarValue> value = parseScalar(type, text, "--arg 1");
+  EXPECT_TRUE(value) << text << ": " << value.status().message();
+  return value ? *value : ScalarValue{};
+}
+
+template <class T>
+T bitsOf(const ScalarValue& value) {
+  T bits{};
+  std::memcpy(&bits, value.bytes.data(), sizeof bits);
+  return bits;
+}
+
+std::string scalarError(tcpuDataType type, const std::string& text) {
+  Expected<ScalarValue> value = parseScalar(type, text, "--arg 1");
+  EXPECT_FALSE(value) << text;
+  return value ? "" : value.status().message();
+}
+
+TEST(RunScalars, IntegersAreWholeAndInTheirTypesRange) {
+  EXPECT_EQ(bitsOf<int8_t>(scalar(TCPU_TYPE_I8, "-128")), -128);
+  EXPECT_EQ(bitsOf<uint16_t>(scalar(TCPU_TYPE_U16, "65535")), 65535);
+  EXPECT_EQ(bitsOf<int64_t>(scalar(TCPU_TYPE_I64, "-9223372036854775808")), INT64_MIN);
+  const ScalarValue big = scalar(TCPU_TYPE_U64, "18446744073709551615");
+  EXPECT_EQ(bitsOf<uint64_t>(big), UINT64_MAX);
+  EXPECT_FALSE(big.integer) << "beyond int64: no value for grid expressions";
+  EXPECT_EQ(scalar(TCPU_TYPE_I32, "+42").integer, 42);
+  EXPECT_EQ(scalar(TCPU_TYPE_I1, "true").integer, 1);
+  EXPECT_EQ(scalar(TCPU_TYPE_I1, "0").integer, 0);
+  EXPECT_EQ(scalarError(TCPU_TYPE_I8, "128"), "--arg 1='128' is out of range for i8 [-128, 127]");
+  EXPECT_EQ(scalarError(TCPU_TYPE_U32, "-1"),
+            "--arg 1='-1' is out of range for u32 [0, 4294967295]");
+  EXPECT_NE(scalarError(TCPU_TYPE_I64, "9223372036854775808").find("out of range"),
+            std::string::npos);
+  EXPECT_NE(scalarError(TCPU_TYPE_I64, "-99999999999999999999").find("out of range"),
+            std::string::npos);
+  EXPECT_EQ(scalarError(TCPU_TYPE_I32, "1.5"), "--arg 1='1.5' is not an integer");
+  EXPECT_EQ(scalarError(TCPU_TYPE_I32, "-"), "--arg 1='-' is not an integer");
+  EXPECT_EQ(scalarError(TCPU_TYPE_I32, ""), "--arg 1='' is not an integer");
+  EXPECT_NE(scalarError(TCPU_TYPE_I1, "2").find("is not a boolean"), std::string::npos);
+  EXPECT_NE(scalarError(TCPU_TYPE_PTR, "1").find("takes no number"), std::string::npos);
+}
+
+TEST(RunScalars, Fp32AndFp64AreParsedExactly) {
+  EXPECT_EQ(bitsOf<float>(scalar(TCPU_TYPE_FP32, "0.1")), 0.1f);
+  // Halfway between two floats when read as a double first; exactly parsed, it rounds up.
+  EXPECT_EQ(bitsOf<uint32_t>(scalar(TCPU_TYPE_FP32, "1.00000005960464477550")), 0x3f800001u);
+  EXPECT_EQ(bitsOf<double>(scalar(TCPU_TYPE_FP64, "-2.5e-300")), -2.5e-300);
+  EXPECT_TRUE(std::isinf(bitsOf<float>(scalar(TCPU_TYPE_FP32, "inf"))));
+  EXPECT_NE(scalarError(TCPU_TYPE_FP32, "1e39").find("out of range for fp32"), std::string::npos);
+  EXPECT_NE(scalarError(TCPU_TYPE_FP64, "1.5x").find("is not a number"), std::string::npos);
+}
+
+TEST(RunScalars, Fp16AndBf16RoundToNearestEven) {
+  EXPECT_EQ(halfFromDouble(1.0), 0x3c00);
+  EXPECT_EQ(halfFromDouble(-0.0), 0x8000);
+  EXPECT_EQ(halfFromDouble(65504.0), 0x7bff);
+  EXPECT_EQ(halfFromDouble(65519.99), 0x7bff);
+  EXPECT_EQ(halfFromDouble(65520.0), 0x7c00);       // the tie above the largest finite is infinity
+  EXPECT_EQ(halfFromDouble(1.0 + 0x1p-11), 0x3c00); // tie: to the even 1.0
+  EXPECT_EQ(halfFromDouble(1.0 + 3 * 0x1p-11), 0x3c02); // tie: to the even 1+2^-9
+  EXPECT_EQ(halfFromDouble(0x1p-24), 0x0001);           // smallest subnormal
+  EXPECT_EQ(halfFromDouble(0x1p-25), 0x0000);           // tie with zero: to zero
+  EXPECT_EQ(halfFromDouble(0x1.0001p-25), 0x0001);
+  EXPECT_EQ(halfFromDouble(0x1.ffcp-15), 0x0400); // rounds up out of the subnormals
+  EXPECT_EQ(halfFromDouble(std::nan("")), 0x7e00);
+  EXPECT_EQ(bfloat16FromDouble(1.0), 0x3f80);
+  EXPECT_EQ(bfloat16FromDouble(1.0 + 0x1p-8), 0x3f80);
+  EXPECT_EQ(bfloat16FromDouble(1.0 + 3 * 0x1p-8), 0x3f82);
+  EXPECT_EQ(bfloat16FromDouble(-3.0e38), 0xff62);
+  EXPECT_EQ(bfloat16FromDouble(1e300), 0x7f80);
+  EXPECT_EQ(bitsOf<uint16_t>(scalar(TCPU_TYPE_FP16, "0.5")), 0x3800);
+  EXPECT_EQ(bitsOf<uint16_t>(scalar(TCPU_TYPE_BF16, "-2")), 0xc000);
+  EXPECT_EQ(scalarError(TCPU_TYPE_FP16, "70000"), "--arg 1='70000' is out of range for fp16");
+  EXPECT_NE(scalarError(TCPU_TYPE_BF16, "1e39").find("out of range for bf16"), std::string::npos);
+}
+
+} // namespace
+} // namespace tcpu::cli
