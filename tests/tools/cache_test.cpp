@@ -2,9 +2,11 @@
 // damaged ones flagged, and clear removing tcpu's files only.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <ctime>
 
 #include "object_cache.hpp"
 #include "scoped_environment.hpp"
@@ -82,7 +84,13 @@ TEST_F(CacheCommand, ListShowsKernelsSizesAndFlagsDamagedEntries) {
   EXPECT_FALSE(contains(out, "link.tcpuobj")) << "symbolic links are never tcpu's";
   EXPECT_FALSE(contains(out, ".tmp.x.y.z"));
   // The modification time, as local time.
-  EXPECT_TRUE(out.find(" 20") != std::string::npos && out.find(':') != std::string::npos) << out;
+  struct stat info{};
+  ASSERT_EQ(::stat((dir_.path() / (key('1') + ".tcpuobj")).c_str(), &info), 0);
+  std::tm local{};
+  localtime_r(&info.st_mtime, &local);
+  char modified[32] = {};
+  std::strftime(modified, sizeof modified, "%Y-%m-%d %H:%M:%S", &local);
+  EXPECT_TRUE(contains(out, concat("  ", modified, "  add_kernel\n"))) << out;
 }
 
 TEST_F(CacheCommand, ClearRemovesOnlyTcpuFilesAndSaysHowManyAndHowMuch) {

@@ -144,7 +144,7 @@ private:
     return true;
   }
 
-  Expected<NodePointer> binary(char op, std::size_t offset, NodePointer left, NodePointer right) {
+  static NodePointer binary(char op, std::size_t offset, NodePointer left, NodePointer right) {
     auto node = std::make_unique<Node>();
     node->kind = Node::Kind::Binary;
     node->op = op;
