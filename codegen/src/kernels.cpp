@@ -357,9 +357,8 @@ Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
     for (llvm::Function* kernel : kernels)
       if (kernel->getName() == options.kernelName) signed_ = kernel;
     if (!signed_)
-      return Status(TCPU_ERROR_NOT_FOUND,
-                    concat("TCPU_JIT_KERNEL_NAME='", options.kernelName,
-                           "' is not a kernel of this module (kernels: ", names, ")"));
+      return Status(TCPU_ERROR_NOT_FOUND, concat("the module has no kernel named '",
+                                                 options.kernelName, "' (kernels: ", names, ")"));
   } else if (!options.signature.empty()) {
     if (kernels.size() != 1)
       return Status(TCPU_ERROR_INVALID_VALUE,

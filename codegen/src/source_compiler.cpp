@@ -57,9 +57,11 @@ std::filesystem::path ownBinaryDirectory() {
 // source tree's directories that the build baked in.
 const std::vector<std::string>& kernelIncludeDirectories() {
   static const std::vector<std::string> directories = [] {
-    const std::filesystem::path binaryDirectory = ownBinaryDirectory();
-    if (!binaryDirectory.empty()) {
-      const std::filesystem::path installed = binaryDirectory.parent_path() / "include";
+    // <prefix>/bin, <prefix>/lib, or Debian's multiarch <prefix>/lib/<triple>.
+    std::filesystem::path directory = ownBinaryDirectory();
+    for (int up = 0; up < 2 && !directory.empty() && directory.has_parent_path(); ++up) {
+      directory = directory.parent_path();
+      const std::filesystem::path installed = directory / "include";
       std::error_code error;
       if (std::filesystem::is_regular_file(installed / "tcpu" / "tl.h", error)) {
         debugLog(concat("kernel headers: ", installed.string(), " (installed)"));

@@ -78,7 +78,7 @@ TEST_F(CodegenErrors, SignatureThatDoesNotMatchTheFunction) {
       loadFile("vector_add.ll", JitOptions()
                                     .set(TCPU_JIT_KERNEL_NAME, "nope")
                                     .set(TCPU_JIT_SIGNATURE, "*fp32, *fp32, *fp32, i32")),
-      TCPU_ERROR_NOT_FOUND, "TCPU_JIT_KERNEL_NAME='nope'");
+      TCPU_ERROR_NOT_FOUND, "the module has no kernel named 'nope' (kernels: add_kernel)");
 }
 
 TEST_F(CodegenErrors, UnresolvedExternalSymbol) {

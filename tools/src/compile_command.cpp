@@ -157,8 +157,14 @@ int runCompile(std::span<const std::string> arguments, Console console) {
   }
   std::string header;
   Expected<codegen::CompiledModule> compiled = compileSpecialization(job, header);
-  if (!compiled)
-    return reportFailure(console, "compile", compiled.status(), exitCodeFor(compiled.status()));
+  if (!compiled) {
+    const Status& status = compiled.status();
+    const bool aboutKernelName = status.code() == TCPU_ERROR_NOT_FOUND;
+    return reportFailure(console, "compile",
+                         aboutKernelName ? concat("--kernel-name: ", status.message())
+                                         : status.message(),
+                         exitCodeFor(status));
+  }
   if (Status written = writeOutputFiles(
           {{job.names.headerPath, header}, {job.names.objectPath, compiled->object}});
       !written.ok())
