@@ -36,6 +36,11 @@ install(TARGETS tcpu_kernel_abi tcpu_runtime tcpu_codegen tcpu EXPORT tcpuTarget
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT tcpuTargets NAMESPACE tcpu:: DESTINATION ${TCPU_INSTALL_CMAKEDIR})
 
+# The reference kernels (Triton's tutorials in tl), for projects to build from, as
+# examples/aot_vector_add does: TCPU_KERNELS_DIR in the package.
+set(TCPU_INSTALL_KERNELSDIR ${CMAKE_INSTALL_DATADIR}/tcpu/kernels)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels/tutorials/ DESTINATION ${TCPU_INSTALL_KERNELSDIR})
+
 # The package config records the clang tcpu was built with: bitcode from tcpu_add_kernels
 # must be readable by codegen's LLVM.
 get_filename_component(TCPU_CLANG_NAME ${TCPU_CLANG} NAME)
@@ -43,7 +48,7 @@ get_filename_component(TCPU_CLANG_DIR ${TCPU_CLANG} DIRECTORY)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/tcpuConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/tcpuConfig.cmake
                               INSTALL_DESTINATION ${TCPU_INSTALL_CMAKEDIR}
-                              PATH_VARS CMAKE_INSTALL_INCLUDEDIR)
+                              PATH_VARS CMAKE_INSTALL_INCLUDEDIR TCPU_INSTALL_KERNELSDIR)
 # 0.x: minor versions may break the API.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/tcpuConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)

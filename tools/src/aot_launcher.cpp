@@ -42,36 +42,8 @@ std::string constantLiteral(const AotArgument& argument) {
 
 // The C type of the value the kernel reads for a parameter (its IR type).
 std::string kernelValueType(const tcpuParamDesc& param) {
-  switch (param.type) {
-  case TCPU_TYPE_PTR:
-    return "void*";
-  case TCPU_TYPE_I1:
-    return "bool";
-  case TCPU_TYPE_I8:
-    return "int8_t";
-  case TCPU_TYPE_I16:
-    return "int16_t";
-  case TCPU_TYPE_I32:
-    return "int32_t";
-  case TCPU_TYPE_I64:
-    return "int64_t";
-  case TCPU_TYPE_U8:
-    return "uint8_t";
-  case TCPU_TYPE_U16:
-  case TCPU_TYPE_FP16:
-  case TCPU_TYPE_BF16:
-    return "uint16_t";
-  case TCPU_TYPE_U32:
-    return "uint32_t";
-  case TCPU_TYPE_U64:
-    return "uint64_t";
-  case TCPU_TYPE_FP32:
-    return "float";
-  case TCPU_TYPE_FP64:
-    return "double";
-  default:
-    return "";
-  }
+  return param.type == TCPU_TYPE_PTR ? "void*"
+                                     : cTypeOfValue(static_cast<tcpuDataType>(param.type));
 }
 
 // The expression converting launcher parameter `name` to what the kernel reads. fp16 and bf16

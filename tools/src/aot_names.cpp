@@ -6,6 +6,15 @@
 namespace tcpu::cli {
 namespace {
 
+std::string sanitized(const std::string& text) {
+  std::string out = text;
+  for (char& c : out)
+    if (!llvm::isAlnum(c) && c != '_') c = '_';
+  return out;
+}
+
+} // namespace
+
 std::string cTypeOfValue(tcpuDataType type) {
   switch (type) {
   case TCPU_TYPE_I1:
@@ -36,15 +45,6 @@ std::string cTypeOfValue(tcpuDataType type) {
     return "void";
   }
 }
-
-std::string sanitized(const std::string& text) {
-  std::string out = text;
-  for (char& c : out)
-    if (!llvm::isAlnum(c) && c != '_') c = '_';
-  return out;
-}
-
-} // namespace
 
 std::string aotMeta(const AotOptions& options) {
   return concat("threads", options.numThreads, "xtarget",

@@ -35,6 +35,10 @@ AotNames aotNames(const codegen::Signature& signature, const std::string& outNam
 // Whether `name` can be a C identifier (launcher names are built from it).
 bool isCIdentifier(const std::string& name);
 
+// The C type of a value of `type` as launchers pass it: "int32_t", "bool", "float", and
+// "uint16_t" for fp16 and bf16 (their bits); "void" for types without one.
+std::string cTypeOfValue(tcpuDataType type);
+
 // The C type a launcher declares for an entry: "float*", "const uint16_t*", "int32_t", "bool"
 // (fp16 and bf16 values travel as their uint16_t bits). Not for constexpr entries.
 std::string cTypeOf(const codegen::SignatureEntry& entry);

@@ -8,6 +8,7 @@
 #include "compiler.hpp"
 #include "exit_codes.hpp"
 #include "output_files.hpp"
+#include "runtime_session.hpp"
 #include "source_compiler.hpp"
 #include "target.hpp"
 
@@ -42,19 +43,6 @@ Expected<std::string> readBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status(TCPU_ERROR_FILE_NOT_FOUND, concat("cannot read '", path, "'"));
   return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-// Usage errors are about what the command line says (signature, kernel name, grid, target);
-// anything else is about the input or the output.
-int exitCodeFor(const Status& status) {
-  switch (status.code()) {
-  case TCPU_ERROR_INVALID_VALUE:
-  case TCPU_ERROR_NOT_FOUND:
-  case TCPU_ERROR_NOT_SUPPORTED:
-    return kExitUsage;
-  default:
-    return kExitInputOutput;
-  }
 }
 
 struct CompileJob {
@@ -160,10 +148,13 @@ int runCompile(std::span<const std::string> arguments, Console console) {
   if (!compiled) {
     const Status& status = compiled.status();
     const bool aboutKernelName = status.code() == TCPU_ERROR_NOT_FOUND;
-    return reportFailure(console, "compile",
-                         aboutKernelName ? concat("--kernel-name: ", status.message())
-                                         : status.message(),
-                         exitCodeFor(status));
+    return reportFailure(
+        console, "compile",
+        aboutKernelName ? concat("--kernel-name: ", status.message()) : status.message(),
+        exitCodeForLoadFailure(
+            status,
+            {job.kernelName, job.signatureText,
+             job.options.targetCpu.empty() ? std::nullopt : std::optional(job.options.targetCpu)}));
   }
   if (Status written = writeOutputFiles(
           {{job.names.headerPath, header}, {job.names.objectPath, compiled->object}});
