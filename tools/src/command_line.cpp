@@ -65,8 +65,8 @@ Expected<ParsedArguments> parseArguments(const CommandSpec& spec,
     std::string shown; // the option as the user wrote it, for messages
     if (argument.starts_with("--")) {
       const std::size_t equals = argument.find('=');
-      const std::string name = argument.substr(2, equals == std::string::npos ? std::string::npos
-                                                                              : equals - 2);
+      const std::string name =
+          argument.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
       if (equals != std::string::npos) inlineValue = argument.substr(equals + 1);
       option = findLong(spec, name);
       shown = "--" + name;
@@ -78,8 +78,8 @@ Expected<ParsedArguments> parseArguments(const CommandSpec& spec,
     std::string value;
     if (option->valueName.empty()) {
       if (inlineValue)
-        return usageError(spec, concat("option ", shown, " takes no value (got '", *inlineValue,
-                                       "')"));
+        return usageError(spec,
+                          concat("option ", shown, " takes no value (got '", *inlineValue, "')"));
     } else if (inlineValue) {
       value = *inlineValue;
     } else if (i + 1 < arguments.size()) {
@@ -96,14 +96,14 @@ Expected<ParsedArguments> parseArguments(const CommandSpec& spec,
   if (parsed.help) return parsed;
   for (const OptionSpec& option : spec.options)
     if (option.required && !parsed.has(option.name))
-      return usageError(spec, concat("missing required option --", option.name, " ",
-                                     option.valueName));
+      return usageError(spec,
+                        concat("missing required option --", option.name, " ", option.valueName));
   if (parsed.positionals.size() < spec.minPositionals)
     return usageError(spec, concat("expected ", spec.usage, ", got ", parsed.positionals.size(),
                                    " positional argument(s)"));
   if (parsed.positionals.size() > spec.maxPositionals)
-    return usageError(spec, concat("unexpected argument '",
-                                   parsed.positionals[spec.maxPositionals], "'"));
+    return usageError(
+        spec, concat("unexpected argument '", parsed.positionals[spec.maxPositionals], "'"));
   return parsed;
 }
 

@@ -24,8 +24,7 @@ int reportFailure(Console console, const std::string& command, const std::string
   return exitCode;
 }
 
-int reportFailure(Console console, const std::string& command, const Status& status,
-                  int exitCode) {
+int reportFailure(Console console, const std::string& command, const Status& status, int exitCode) {
   return reportFailure(console, command, status.message(), exitCode);
 }
 

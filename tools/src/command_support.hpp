@@ -24,8 +24,7 @@ CommandStart startCommand(const CommandSpec& spec, std::span<const std::string> 
 // Prints "tcpu <command>: <message>" to err and returns exitCode.
 int reportFailure(Console console, const std::string& command, const std::string& message,
                   int exitCode);
-int reportFailure(Console console, const std::string& command, const Status& status,
-                  int exitCode);
+int reportFailure(Console console, const std::string& command, const Status& status, int exitCode);
 
 } // namespace tcpu::cli
 
