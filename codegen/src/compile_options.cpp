@@ -1,6 +1,8 @@
 #include "compile_options.hpp"
 
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 
 namespace tcpu::codegen {
 namespace {
@@ -21,6 +23,8 @@ const char* optionName(tcpuJitOption key) {
     return "TCPU_JIT_TARGET_CPU";
   case TCPU_JIT_CACHE:
     return "TCPU_JIT_CACHE";
+  case TCPU_JIT_CHECK_BOUNDS:
+    return "TCPU_JIT_CHECK_BOUNDS";
   case TCPU_JIT_MAX_ENUM:
     break;
   }
@@ -42,10 +46,20 @@ Expected<std::string> text(const JitOption& option) {
   return std::string(static_cast<const char*>(option.value));
 }
 
+// TCPU_CHECK: "bounds" checks bounds; unset, empty or "none" checks nothing.
+Expected<bool> boundsCheckFromEnvironment() {
+  const char* value = std::getenv("TCPU_CHECK");
+  if (!value || std::string_view(value).empty() || std::string_view(value) == "none") return false;
+  if (std::string_view(value) == "bounds") return true;
+  return Status(TCPU_ERROR_INVALID_VALUE,
+                concat("TCPU_CHECK=", value, " is not a check: use 'bounds' or 'none'"));
+}
+
 } // namespace
 
 Expected<CompileOptions> CompileOptions::fromJitOptions(const std::vector<JitOption>& options) {
   CompileOptions result;
+  bool checkBoundsGiven = false;
   for (const JitOption& option : options) {
     Status problem;
     const auto setFlag = [&](bool& field) {
@@ -78,6 +92,10 @@ Expected<CompileOptions> CompileOptions::fromJitOptions(const std::vector<JitOpt
     case TCPU_JIT_CACHE:
       setFlag(result.useCache);
       break;
+    case TCPU_JIT_CHECK_BOUNDS:
+      setFlag(result.checkBounds);
+      checkBoundsGiven = true;
+      break;
     case TCPU_JIT_TARGET_CPU:
       setText(result.targetCpu);
       break;
@@ -96,12 +114,17 @@ Expected<CompileOptions> CompileOptions::fromJitOptions(const std::vector<JitOpt
     }
     if (!problem.ok()) return problem;
   }
+  if (!checkBoundsGiven) {
+    Expected<bool> checkBounds = boundsCheckFromEnvironment();
+    if (!checkBounds) return checkBounds.status();
+    result.checkBounds = *checkBounds;
+  }
   return result;
 }
 
 std::string CompileOptions::fingerprint() const {
   return concat("kernel=", kernelName, ";signature=", signature, ";contract=", fpContract,
-                ";fast=", fastMath, ";ulp=", mathUlp, ";cpu=", targetCpu);
+                ";fast=", fastMath, ";ulp=", mathUlp, ";cpu=", targetCpu, ";bounds=", checkBounds);
 }
 
 } // namespace tcpu::codegen

@@ -18,7 +18,9 @@ struct CompileOptions {
   int mathUlp = 10;      // SLEEF accuracy: 10 (1.0 ULP) or 35 (3.5 ULP)
   std::string targetCpu; // empty: the host CPU with all its features
   bool useCache = true;
+  bool checkBounds = false; // instrument loads and stores (bounds_check.hpp)
 
+  // The options in order; TCPU_CHECK in the environment where TCPU_JIT_CHECK_BOUNDS is not one.
   static Expected<CompileOptions> fromJitOptions(const std::vector<JitOption>& options);
   // Everything above that changes the generated code, for the cache key.
   std::string fingerprint() const;

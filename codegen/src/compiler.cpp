@@ -16,6 +16,7 @@
 #include <llvm/Transforms/Utils/LCSSA.h>
 #include <llvm/Transforms/Utils/LoopSimplify.h>
 
+#include "bounds_check.hpp"
 #include "llvm_guard.hpp"
 #include "mask_versioning.hpp"
 #include "math_library.hpp"
@@ -191,6 +192,8 @@ Status compileInto(const CompileRequest& request, CompiledModule& result) {
   }
 
   optimize(module, **machine, isa, request.options.mathUlp);
+  // After optimization, so that the checks guard the vectorized accesses that run.
+  if (request.options.checkBounds) instrumentBoundsChecks(module, result.kernels);
   lowerMathToSleef(module, isa, request.options.mathUlp);
   std::string problems;
   llvm::raw_string_ostream out(problems);

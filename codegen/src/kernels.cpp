@@ -7,6 +7,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
+#include "bounds_check.hpp"
 #include "signature.hpp"
 
 namespace tcpu::codegen {
@@ -139,26 +140,11 @@ Expected<std::vector<ArgumentPlan>> planArguments(llvm::Function& kernel,
   return plans;
 }
 
-tcpuDataType dataTypeOf(const llvm::Type* ir, tcpuDataType declared) {
-  if (ir->isPointerTy()) return TCPU_TYPE_PTR;
-  const bool isUnsigned = declared == TCPU_TYPE_U8 || declared == TCPU_TYPE_U16 ||
-                          declared == TCPU_TYPE_U32 || declared == TCPU_TYPE_U64;
-  if (ir->isIntegerTy(1)) return TCPU_TYPE_I1;
-  if (ir->isIntegerTy(8)) return isUnsigned ? TCPU_TYPE_U8 : TCPU_TYPE_I8;
-  if (ir->isIntegerTy(16)) return isUnsigned ? TCPU_TYPE_U16 : TCPU_TYPE_I16;
-  if (ir->isIntegerTy(32)) return isUnsigned ? TCPU_TYPE_U32 : TCPU_TYPE_I32;
-  if (ir->isIntegerTy(64)) return isUnsigned ? TCPU_TYPE_U64 : TCPU_TYPE_I64;
-  if (ir->isHalfTy()) return TCPU_TYPE_FP16;
-  if (ir->isBFloatTy()) return TCPU_TYPE_BF16;
-  if (ir->isFloatTy()) return TCPU_TYPE_FP32;
-  if (ir->isDoubleTy()) return TCPU_TYPE_FP64;
-  return TCPU_TYPE_UNKNOWN;
-}
-
 // entry(ptr params, i64 begin, i64 end, ptr frame): unpack the runtime
 // parameters once, decode the first program, then step x fastest.
+// Checked builds announce each program to the runtime, for bounds-check reports.
 llvm::Function* buildTrampoline(llvm::Function& kernel, const std::vector<ArgumentPlan>& plans,
-                                KernelInfo& info) {
+                                KernelInfo& info, bool announcePrograms) {
   llvm::Module& module = *kernel.getParent();
   llvm::LLVMContext& context = module.getContext();
   const llvm::DataLayout& layout = module.getDataLayout();
@@ -226,6 +212,7 @@ llvm::Function* buildTrampoline(llvm::Function& kernel, const std::vector<Argume
   llvm::PHINode* x = builder.CreatePHI(i32, 2, "x");
   llvm::PHINode* y = builder.CreatePHI(i32, 2, "y");
   llvm::PHINode* z = builder.CreatePHI(i32, 2, "z");
+  if (announcePrograms) builder.CreateCall(programAnnouncement(module), {x, y, z});
   std::vector<llvm::Value*> callArgs = args;
   callArgs.insert(callArgs.end(), {x, y, z, grid[0], grid[1], grid[2]});
   llvm::CallInst* call = builder.CreateCall(&kernel, callArgs);
@@ -339,6 +326,22 @@ std::vector<llvm::Function*> findKernels(llvm::Module& module) {
 
 } // namespace
 
+tcpuDataType dataTypeOf(const llvm::Type* ir, tcpuDataType declared) {
+  if (ir->isPointerTy()) return TCPU_TYPE_PTR;
+  const bool isUnsigned = declared == TCPU_TYPE_U8 || declared == TCPU_TYPE_U16 ||
+                          declared == TCPU_TYPE_U32 || declared == TCPU_TYPE_U64;
+  if (ir->isIntegerTy(1)) return TCPU_TYPE_I1;
+  if (ir->isIntegerTy(8)) return isUnsigned ? TCPU_TYPE_U8 : TCPU_TYPE_I8;
+  if (ir->isIntegerTy(16)) return isUnsigned ? TCPU_TYPE_U16 : TCPU_TYPE_I16;
+  if (ir->isIntegerTy(32)) return isUnsigned ? TCPU_TYPE_U32 : TCPU_TYPE_I32;
+  if (ir->isIntegerTy(64)) return isUnsigned ? TCPU_TYPE_U64 : TCPU_TYPE_I64;
+  if (ir->isHalfTy()) return TCPU_TYPE_FP16;
+  if (ir->isBFloatTy()) return TCPU_TYPE_BF16;
+  if (ir->isFloatTy()) return TCPU_TYPE_FP32;
+  if (ir->isDoubleTy()) return TCPU_TYPE_FP64;
+  return TCPU_TYPE_UNKNOWN;
+}
+
 Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
                                                  const CompileOptions& options) {
   std::vector<llvm::Function*> tagged;
@@ -380,7 +383,7 @@ Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
         declaredNames(*kernel, std::find(tagged.begin(), tagged.end(), kernel) != tagged.end());
     if (!kernel->hasFnAttribute(llvm::Attribute::NoInline))
       kernel->addFnAttr(llvm::Attribute::AlwaysInline);
-    entries.push_back(buildTrampoline(*kernel, *plans, info));
+    entries.push_back(buildTrampoline(*kernel, *plans, info, options.checkBounds));
     infos.push_back(std::move(info));
   }
   // Only the entries stay visible: kernels and helpers may then be inlined and dropped.

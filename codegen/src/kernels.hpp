@@ -25,6 +25,10 @@ struct KernelInfo {
   std::vector<std::string> declaredNames;
 };
 
+// The tcpuDataType of a value of IR type `ir`; `declared` (the signature's type, or
+// TCPU_TYPE_UNKNOWN) tells unsigned integers from signed ones.
+tcpuDataType dataTypeOf(const llvm::Type* ir, tcpuDataType declared);
+
 // Applies the signature (if any), adds trampolines, and internalizes all other
 // functions so that only the entries remain visible.
 Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,

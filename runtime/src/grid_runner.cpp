@@ -23,7 +23,7 @@ ScratchBuffer allocateScratch(uint32_t bytes) {
 }
 
 // False when the scratch area could not be allocated (the range did not run).
-bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end, AssertFailures& failures) {
+bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end, KernelFailures& failures) {
   // Each worker keeps one scratch buffer and reuses it across launches. A
   // launch made from inside a kernel (nested) must not replace the buffer
   // its caller is using, so it gets one of its own.
@@ -46,7 +46,7 @@ bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end, AssertFail
     if (!frame.scratch) return false;
     frame.scratchBytes = launch.scratchBytes;
   }
-  const AssertScope asserts(&failures);
+  const LaunchScope scope(failures, launch.kernel);
   ++depth;
   launch.entry(launch.params, begin, end, &frame);
   --depth;
@@ -76,7 +76,7 @@ omp_sched_t toOpenMP(tcpuSchedule schedule) {
 
 Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
   const uint64_t programs = launch.programs;
-  AssertFailures failures;
+  KernelFailures failures;
   const int threads =
       static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(settings.numThreads), programs));
   if (threads <= 1) { // serial fast path: no parallel region at all

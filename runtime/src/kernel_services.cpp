@@ -1,5 +1,5 @@
 // tcpuKernelPrint and tcpuKernelAssertFail: the runtime functions behind tl's
-// device_print and device_assert.
+// device_print and device_assert; the launch context kernel services report to.
 #include "kernel_services.hpp"
 
 #include <cinttypes>
@@ -12,8 +12,7 @@
 namespace tcpu::detail {
 namespace {
 
-// The launch whose programs this thread is running (null outside launches).
-thread_local AssertFailures* currentFailures = nullptr;
+thread_local LaunchContext* runningLaunch = nullptr;
 
 // One lock for all printing, so a call's lines stay together.
 std::mutex& printMutex() {
@@ -111,24 +110,38 @@ bool formatValue(const tcpuPrintRecord& r, uint64_t index, char* out, size_t siz
 
 } // namespace
 
-void AssertFailures::record(std::string message) {
+void KernelFailures::record(tcpuResult code, std::string message) {
   std::lock_guard lock(mutex_);
   if (failed_.load(std::memory_order_relaxed)) return;
-  first_ = std::move(message);
+  first_ = Status(code, std::move(message));
   failed_.store(true, std::memory_order_release);
 }
 
-Status AssertFailures::status() const {
+Status KernelFailures::status() const {
   if (!any()) return {};
   std::lock_guard lock(mutex_);
-  return Status(TCPU_ERROR_ASSERT, first_);
+  return first_;
 }
 
-AssertScope::AssertScope(AssertFailures* failures) : previous_(currentFailures) {
-  currentFailures = failures;
+LaunchContext* currentLaunch() {
+  return runningLaunch;
 }
-AssertScope::~AssertScope() {
-  currentFailures = previous_;
+
+void reportFailure(tcpuResult code, std::string message) {
+  if (runningLaunch) {
+    runningLaunch->failures->record(code, std::move(message));
+    return;
+  }
+  std::lock_guard lock(printMutex());
+  std::fprintf(stderr, "%s\n", message.c_str());
+}
+
+LaunchScope::LaunchScope(KernelFailures& failures, const tcpuKernelDesc* kernel)
+    : context_{&failures, kernel, {0, 0, 0}}, previous_(runningLaunch) {
+  runningLaunch = &context_;
+}
+LaunchScope::~LaunchScope() {
+  runningLaunch = previous_;
 }
 
 } // namespace tcpu::detail
@@ -178,10 +191,5 @@ extern "C" TCPU_API void tcpuKernelAssertFail(const tcpuAssertRecord* record) {
                    r.programId[2], ") at ", r.file ? r.file : "?", ":", r.line,
                    r.function ? std::string(" in ") + r.function : std::string(), ": ",
                    r.message ? r.message : "");
-  if (tcpu::detail::currentFailures) {
-    tcpu::detail::currentFailures->record(std::move(message));
-  } else {
-    std::lock_guard lock(tcpu::detail::printMutex());
-    std::fprintf(stderr, "%s\n", message.c_str());
-  }
+  tcpu::detail::reportFailure(TCPU_ERROR_ASSERT, std::move(message));
 }

@@ -1,5 +1,6 @@
 // What a launch collects from its kernels' calls into the runtime: the first
-// failed device_assert.
+// failure (a device_assert, or an access a bounds-checked kernel skipped), and
+// what those calls need to know about the launch.
 #ifndef TCPU_SRC_KERNEL_SERVICES_HPP
 #define TCPU_SRC_KERNEL_SERVICES_HPP
 
@@ -7,35 +8,50 @@
 #include <mutex>
 #include <string>
 
+#include "tcpu/kernel_abi.h"
 #include "tcpu/status.hpp"
 
 namespace tcpu::detail {
 
-class AssertFailures {
+class KernelFailures {
 public:
-  void record(std::string message);
+  void record(tcpuResult code, std::string message);
   bool any() const { return failed_.load(std::memory_order_acquire); }
-  // TCPU_ERROR_ASSERT with the first failure's text, or success.
+  // The first failure's code and text, or success.
   Status status() const;
 
 private:
   std::atomic<bool> failed_{false};
   mutable std::mutex mutex_;
-  std::string first_;
+  Status first_;
 };
 
-// While alive, device_assert failures on this thread go to `failures` (the
-// launch whose programs the thread runs); restores the previous target, so
+// The launch whose programs a thread is running.
+struct LaunchContext {
+  KernelFailures* failures;
+  const tcpuKernelDesc* kernel; // for naming parameters in reports
+  uint32_t program[3];          // set by bounds-checked kernels as each program starts
+};
+
+// The running launch on this thread, or null outside launches.
+LaunchContext* currentLaunch();
+
+// A kernel's failure: recorded for the running launch, or written to stderr outside launches.
+void reportFailure(tcpuResult code, std::string message);
+
+// While alive, kernel service calls on this thread report to `failures` (the
+// launch whose programs the thread runs); restores the previous launch, so
 // nested launches report to their own launch.
-class AssertScope {
+class LaunchScope {
 public:
-  explicit AssertScope(AssertFailures* failures);
-  ~AssertScope();
-  AssertScope(const AssertScope&) = delete;
-  AssertScope& operator=(const AssertScope&) = delete;
+  LaunchScope(KernelFailures& failures, const tcpuKernelDesc* kernel);
+  ~LaunchScope();
+  LaunchScope(const LaunchScope&) = delete;
+  LaunchScope& operator=(const LaunchScope&) = delete;
 
 private:
-  AssertFailures* previous_;
+  LaunchContext context_;
+  LaunchContext* previous_;
 };
 
 } // namespace tcpu::detail

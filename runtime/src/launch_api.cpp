@@ -184,8 +184,12 @@ extern "C" tcpuResult tcpuLaunchKernel(tcpuFunction f, unsigned int gridDimX, un
     if (!params) return fail(params.status().code(), kApi, ": ", params.status().message());
     if (programs == 0) return TCPU_SUCCESS; // an empty grid launches nothing, as on the GPU
 
-    GridLaunch grid{
-        function->desc->entry, *params, {gridDimX, gridDimY, gridDimZ}, programs, sharedMemBytes};
+    GridLaunch grid{.entry = function->desc->entry,
+                    .params = *params,
+                    .grid = {gridDimX, gridDimY, gridDimZ},
+                    .programs = programs,
+                    .scratchBytes = sharedMemBytes,
+                    .kernel = function->desc};
     LaunchSettings settings = state.settings.launchSettings();
     if (options.numThreads > 0) settings.numThreads = options.numThreads;
     if (!stream) {

@@ -1,4 +1,5 @@
-// tcpuMem* entry points: 64-byte aligned host memory with known extents.
+// tcpuMem* entry points: 64-byte aligned host memory with known extents, and host
+// ranges registered so that bounds-checked kernels know their extents too.
 #include <cstring>
 #include <vector>
 
@@ -141,6 +142,26 @@ tcpuResult tcpuMemsetD32(tcpuDeviceptr dstDevice, unsigned int ui, size_t n) {
                       for (size_t i = 0; i < n; ++i)
                         words[i] = ui;
                     });
+  });
+}
+
+tcpuResult tcpuMemHostRegister(void* p, size_t bytesize, unsigned int flags) {
+  return initializedApi("tcpuMemHostRegister", [&] {
+    constexpr unsigned kKnownFlags = TCPU_MEMHOSTREGISTER_PORTABLE | TCPU_MEMHOSTREGISTER_DEVICEMAP;
+    if ((flags & ~kKnownFlags) != 0)
+      return fail(TCPU_ERROR_INVALID_VALUE, "tcpuMemHostRegister: flags=0x", std::hex, flags,
+                  " has bits other than TCPU_MEMHOSTREGISTER_PORTABLE and _DEVICEMAP");
+    Status registered = runtime().memory.registerHost(reinterpret_cast<uintptr_t>(p), bytesize);
+    return registered.ok() ? TCPU_SUCCESS
+                           : fail(registered.code(), "tcpuMemHostRegister: ", registered.message());
+  });
+}
+
+tcpuResult tcpuMemHostUnregister(void* p) {
+  return initializedApi("tcpuMemHostUnregister", [&] {
+    Status removed = runtime().memory.unregisterHost(reinterpret_cast<uintptr_t>(p));
+    return removed.ok() ? TCPU_SUCCESS
+                        : fail(removed.code(), "tcpuMemHostUnregister: ", removed.message());
   });
 }
 

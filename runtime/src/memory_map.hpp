@@ -1,16 +1,25 @@
-// The allocations made by tcpuMemAlloc, so that frees and copies can be
-// checked against real extents.
+// The buffers whose extents the runtime knows: allocations made by
+// tcpuMemAlloc (so that frees and copies can be checked against them) and
+// host ranges registered with tcpuMemHostRegister (so that bounds-checked
+// kernels can check accesses against them too).
 #ifndef TCPU_SRC_MEMORY_MAP_HPP
 #define TCPU_SRC_MEMORY_MAP_HPP
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <mutex>
+#include <optional>
+#include <shared_mutex>
 
 #include "tcpu/status.hpp"
 
 namespace tcpu::detail {
+
+struct Extent {
+  uintptr_t start;
+  size_t size;
+  bool registered; // a tcpuMemHostRegister range, not an allocation
+};
 
 class MemoryMap {
 public:
@@ -20,9 +29,23 @@ public:
   // OK when [address, address + bytes) lies inside one allocation. `what` names the argument.
   Status checkRange(uintptr_t address, size_t bytes, const char* what) const;
 
+  // Adds a host range; it must not overlap a known buffer.
+  Status registerHost(uintptr_t address, size_t bytes);
+  // Removes the registered range starting at `address`.
+  Status unregisterHost(uintptr_t address);
+  // The allocation or registered range holding `address`, if any.
+  std::optional<Extent> find(uintptr_t address) const;
+
 private:
-  mutable std::mutex mutex_;
-  std::map<uintptr_t, size_t> allocations_; // start -> size
+  struct Entry {
+    size_t size;
+    bool registered;
+  };
+  // The entry holding `address`, or end(). Needs the lock held.
+  std::map<uintptr_t, Entry>::const_iterator holding(uintptr_t address) const;
+
+  mutable std::shared_mutex mutex_;    // shared by lookups, which checked kernels make at once
+  std::map<uintptr_t, Entry> buffers_; // start -> extent
 };
 
 } // namespace tcpu::detail

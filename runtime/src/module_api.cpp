@@ -40,7 +40,7 @@ Expected<std::vector<JitOption>> collectOptions(unsigned int numOptions, tcpuJit
                   concat("numOptions=", numOptions, " but ", !options ? "options" : "optionValues",
                          " is NULL"));
   for (unsigned int i = 0; i < numOptions; ++i) {
-    if (options[i] < TCPU_JIT_KERNEL_NAME || options[i] > TCPU_JIT_CACHE)
+    if (options[i] < TCPU_JIT_KERNEL_NAME || options[i] > TCPU_JIT_CHECK_BOUNDS)
       return Status(
           TCPU_ERROR_INVALID_VALUE,
           concat("options[", i, "]=", static_cast<int>(options[i]), " is not a tcpuJitOption"));

@@ -248,13 +248,26 @@ TEST_F(ErrorPaths, DeviceQueries) {
 }
 
 TEST(ErrorNames, EveryResultHasANameAndAString) {
-  for (tcpuResult code :
-       {TCPU_SUCCESS, TCPU_ERROR_INVALID_VALUE, TCPU_ERROR_OUT_OF_MEMORY,
-        TCPU_ERROR_NOT_INITIALIZED, TCPU_ERROR_NO_DEVICE, TCPU_ERROR_INVALID_DEVICE,
-        TCPU_ERROR_INVALID_IMAGE, TCPU_ERROR_INVALID_SOURCE, TCPU_ERROR_FILE_NOT_FOUND,
-        TCPU_ERROR_OPERATING_SYSTEM, TCPU_ERROR_INVALID_HANDLE, TCPU_ERROR_NOT_FOUND,
-        TCPU_ERROR_NOT_READY, TCPU_ERROR_ASSERT, TCPU_ERROR_LAUNCH_FAILED, TCPU_ERROR_NOT_SUPPORTED,
-        TCPU_ERROR_UNKNOWN}) {
+  for (tcpuResult code : {TCPU_SUCCESS,
+                          TCPU_ERROR_INVALID_VALUE,
+                          TCPU_ERROR_OUT_OF_MEMORY,
+                          TCPU_ERROR_NOT_INITIALIZED,
+                          TCPU_ERROR_NO_DEVICE,
+                          TCPU_ERROR_INVALID_DEVICE,
+                          TCPU_ERROR_INVALID_IMAGE,
+                          TCPU_ERROR_INVALID_SOURCE,
+                          TCPU_ERROR_FILE_NOT_FOUND,
+                          TCPU_ERROR_OPERATING_SYSTEM,
+                          TCPU_ERROR_INVALID_HANDLE,
+                          TCPU_ERROR_NOT_FOUND,
+                          TCPU_ERROR_NOT_READY,
+                          TCPU_ERROR_ILLEGAL_ADDRESS,
+                          TCPU_ERROR_ASSERT,
+                          TCPU_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+                          TCPU_ERROR_HOST_MEMORY_NOT_REGISTERED,
+                          TCPU_ERROR_LAUNCH_FAILED,
+                          TCPU_ERROR_NOT_SUPPORTED,
+                          TCPU_ERROR_UNKNOWN}) {
     const char* name = nullptr;
     const char* text = nullptr;
     ASSERT_EQ(tcpuGetErrorName(code, &name), TCPU_SUCCESS);

@@ -68,5 +68,39 @@ TEST_F(Memory, QueuedCopiesRunInStreamOrderWithLaunches) {
     ASSERT_TCPU(tcpuMemFree(p));
 }
 
+TEST_F(Memory, HostRangesRegisterOnceAndApartFromAllocations) {
+  std::vector<uint8_t> host(256);
+  uint8_t* p = host.data();
+  ASSERT_TCPU(tcpuMemHostRegister(p + 64, 64, 0));
+  EXPECT_TCPU_ERROR(tcpuMemHostRegister(p + 100, 64, TCPU_MEMHOSTREGISTER_DEVICEMAP),
+                    TCPU_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "overlaps the registered range");
+  EXPECT_TCPU_ERROR(tcpuMemHostRegister(p, 65, 0), TCPU_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+                    "overlaps the registered range of 64 bytes");
+  ASSERT_TCPU(tcpuMemHostRegister(p, 64, 0)); // adjacent, not overlapping
+  tcpuDeviceptr allocation;
+  ASSERT_TCPU(tcpuMemAlloc(&allocation, 100));
+  auto* inside = reinterpret_cast<void*>(static_cast<uintptr_t>(allocation) + 8);
+  EXPECT_TCPU_ERROR(tcpuMemHostRegister(inside, 8, 0), TCPU_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+                    "overlaps the allocation of 100 bytes");
+  EXPECT_TCPU_ERROR(tcpuMemHostRegister(p + 128, 8, 4), TCPU_ERROR_INVALID_VALUE, "flags=0x4");
+  EXPECT_TCPU_ERROR(tcpuMemHostRegister(nullptr, 8, 0), TCPU_ERROR_INVALID_VALUE, "p is NULL");
+  EXPECT_TCPU_ERROR(tcpuMemHostRegister(p + 128, 0, 0), TCPU_ERROR_INVALID_VALUE, "bytesize is 0");
+  // A registered range is no allocation: neither freed nor copied to.
+  EXPECT_TCPU_ERROR(tcpuMemFree(reinterpret_cast<uintptr_t>(p)), TCPU_ERROR_INVALID_VALUE,
+                    "is not the start of a live tcpuMemAlloc allocation");
+  EXPECT_TCPU_ERROR(tcpuMemsetD8(reinterpret_cast<uintptr_t>(p), 0, 8), TCPU_ERROR_INVALID_VALUE,
+                    "is not inside a tcpuMemAlloc allocation");
+  EXPECT_TCPU_ERROR(tcpuMemHostUnregister(p + 1), TCPU_ERROR_HOST_MEMORY_NOT_REGISTERED,
+                    "is not the start of a range registered with tcpuMemHostRegister");
+  EXPECT_TCPU_ERROR(tcpuMemHostUnregister(inside), TCPU_ERROR_HOST_MEMORY_NOT_REGISTERED,
+                    "is not the start");
+  ASSERT_TCPU(tcpuMemHostUnregister(p));
+  ASSERT_TCPU(tcpuMemHostUnregister(p + 64));
+  EXPECT_EQ(tcpuMemHostUnregister(p), TCPU_ERROR_HOST_MEMORY_NOT_REGISTERED);
+  ASSERT_TCPU(tcpuMemHostRegister(p, 256, 0)); // free again
+  ASSERT_TCPU(tcpuMemHostUnregister(p));
+  ASSERT_TCPU(tcpuMemFree(allocation));
+}
+
 } // namespace
 } // namespace tcpu::test

@@ -125,6 +125,46 @@ TCPU_API void tcpuKernelPrint(const tcpuPrintRecord* record);
  * process goes on. */
 TCPU_API void tcpuKernelAssertFail(const tcpuAssertRecord* record);
 
+/*
+ * Bounds checking (codegen's TCPU_JIT_CHECK_BOUNDS): checked kernels call these.
+ */
+
+/* The buffer a pointer points into. */
+typedef struct tcpuBufferExtent {
+  uint64_t start; /* its first byte's address */
+  uint64_t size;  /* its size in bytes */
+} tcpuBufferExtent;
+
+typedef enum tcpuAccessKind {
+  TCPU_ACCESS_LOAD = 0,
+  TCPU_ACCESS_STORE = 1,
+  TCPU_ACCESS_ATOMIC = 2, /* a read-modify-write */
+  TCPU_ACCESS_KIND_MAX_ENUM = 0x7fffffff
+} tcpuAccessKind;
+
+/* An access a checked kernel skipped because it left its buffer. */
+typedef struct tcpuAccessRecord {
+  uint32_t param;         /* the kernel parameter (launch order) the address derives from */
+  uint32_t kind;          /* tcpuAccessKind */
+  uint32_t throughMemory; /* nonzero: the pointer was read from memory that parameter points to */
+  uint32_t elementType;   /* tcpuDataType of one element; TCPU_TYPE_UNKNOWN for byte copies */
+  const void* base;       /* the pointer the address derives from */
+  const void* address;    /* the first byte of the first element outside the buffer */
+  uint64_t bytes;         /* that element's size (a copy's whole length) */
+} tcpuAccessRecord;
+
+/* Sets *extent to the tcpuMemAlloc allocation or tcpuMemHostRegister range holding `pointer`,
+ * or to {0, UINT64_MAX} (everything in bounds) when no buffer holds it. */
+TCPU_API void tcpuKernelFindBuffer(const void* pointer, tcpuBufferExtent* extent);
+
+/* A checked kernel's program (x, y, z) starts on this thread: what a report names. */
+TCPU_API void tcpuKernelEnterProgram(uint32_t x, uint32_t y, uint32_t z);
+
+/* Records the access: the launch that runs this program returns TCPU_ERROR_ILLEGAL_ADDRESS
+ * naming the kernel, program, parameter, offset and buffer size (the first failure wins).
+ * Outside a launch, it is written to stderr. The process goes on. */
+TCPU_API void tcpuKernelReportAccess(const tcpuAccessRecord* record);
+
 #ifdef __cplusplus
 }
 #endif

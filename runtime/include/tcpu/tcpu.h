@@ -43,7 +43,12 @@ typedef enum tcpuResult {
   TCPU_ERROR_NOT_FOUND = 500,
   TCPU_ERROR_NOT_READY = 600,
   TCPU_ERROR_NOT_PERMITTED = 800,
+  /* a bounds-checked kernel (TCPU_JIT_CHECK_BOUNDS) accessed memory outside a buffer; the
+     access was skipped */
+  TCPU_ERROR_ILLEGAL_ADDRESS = 700,
   TCPU_ERROR_ASSERT = 710, /* a kernel's device_assert failed */
+  TCPU_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
+  TCPU_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
   TCPU_ERROR_LAUNCH_FAILED = 719,
   TCPU_ERROR_NOT_SUPPORTED = 801,
   TCPU_ERROR_UNKNOWN = 999,
@@ -159,6 +164,12 @@ typedef enum tcpuJitOption {
   /* 0 or 1: use the persistent compile cache for this load. Default 1 (TCPU_CACHE_DISABLE=1 turns
      it off). */
   TCPU_JIT_CACHE = 7,
+  /* 0 or 1: bounds-check the kernels' loads and stores (the CPU analog of compute-sanitizer's
+   * memcheck). An access through a pointer parameter into a buffer of tcpuMemAlloc or
+   * tcpuMemHostRegister that leaves that buffer is skipped (a load gives zeros) and the launch
+   * returns TCPU_ERROR_ILLEGAL_ADDRESS naming the program, parameter, offset and buffer size.
+   * Default 0, or 1 when the environment has TCPU_CHECK=bounds. */
+  TCPU_JIT_CHECK_BOUNDS = 8,
   TCPU_JIT_MAX_ENUM = 0x7fffffff
 } tcpuJitOption;
 
@@ -293,6 +304,19 @@ TCPU_API tcpuResult tcpuMemcpyDtoHAsync(void* dstHost, tcpuDeviceptr srcDevice, 
                                         tcpuStream hStream);
 TCPU_API tcpuResult tcpuMemsetD8(tcpuDeviceptr dstDevice, unsigned char uc, size_t n);
 TCPU_API tcpuResult tcpuMemsetD32(tcpuDeviceptr dstDevice, unsigned int ui, size_t n);
+
+/* Accepted for porting from cuMemHostRegister; they change nothing on the CPU. */
+#define TCPU_MEMHOSTREGISTER_PORTABLE 0x01
+#define TCPU_MEMHOSTREGISTER_DEVICEMAP 0x02
+
+/* Makes [p, p + bytesize) of host memory (a std::vector's storage, malloc'd memory) a buffer
+ * that bounds-checked kernels (TCPU_JIT_CHECK_BOUNDS) check accesses against, as they do for
+ * tcpuMemAlloc buffers; pointers into unregistered host memory are not checked. The range must
+ * not overlap an allocation or another registered range
+ * (TCPU_ERROR_HOST_MEMORY_ALREADY_REGISTERED). Unregister before freeing the memory. */
+TCPU_API tcpuResult tcpuMemHostRegister(void* p, size_t bytesize, unsigned int flags);
+/* p must be the start of a registered range (else TCPU_ERROR_HOST_MEMORY_NOT_REGISTERED). */
+TCPU_API tcpuResult tcpuMemHostUnregister(void* p);
 
 #ifdef __cplusplus
 }
