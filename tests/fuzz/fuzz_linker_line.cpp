@@ -44,7 +44,8 @@ int fuzzLinkerLine(const uint8_t* data, size_t size) {
     const cli::KernelArgument& argument = line.arguments[i];
     TCPU_FUZZ_CHECK(cli::isUsableIdentifier(argument.name), argument.name);
     TCPU_FUZZ_CHECK(argument.isPointer == argument.type.ends_with("*"), argument.type);
-    hints += (i ? "," : "") + hintText(line.hints[i]);
+    if (i > 0) hints += ',';
+    hints += hintText(line.hints[i]);
   }
   const std::string rewritten = concat(cli::kLinkerLinePrefix, " ", line.function, ":",
                                        line.fullSignature(), ":", line.algorithm, ":", hints);

@@ -61,8 +61,8 @@ TEST_P(FuzzTargetInputs, SeedCorpus) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fuzz, FuzzTargetInputs, testing::ValuesIn(tcpu::fuzz::kFuzzTargets),
-                         [](const testing::TestParamInfo<FuzzTarget>& info) {
-                           return std::string(info.param.name);
+                         [](const testing::TestParamInfo<FuzzTarget>& target) {
+                           return std::string(target.param.name);
                          });
 
 // The cache-entry seed is serializeEntry's output for this module. When the entry format

@@ -59,7 +59,8 @@ int fuzzSignature(const uint8_t* data, size_t size) {
                         codegen::typeName(entry.type) != "unknown",
                     entry.text);
     TCPU_FUZZ_CHECK(!codegen::describe(entry).empty(), entry.text);
-    rewritten += (rewritten.empty() ? "" : ", ") + entry.text;
+    if (!rewritten.empty()) rewritten += ", ";
+    rewritten += entry.text;
   }
   // The entries' texts, written back with Triton's separator, are the same signature.
   Expected<codegen::Signature> again = codegen::parseSignature(rewritten);
