@@ -2,82 +2,21 @@
 
 #include <map>
 #include <optional>
+#include <vector>
 
+#include <llvm/ADT/MapVector.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
-#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include "debug_log.hpp"
+#include "memory_operands.hpp"
 #include "pointer_origins.hpp"
 
 namespace tcpu::codegen {
 namespace {
-
-// One memory operand of an instruction: what it touches through one pointer.
-struct MemoryOperand {
-  llvm::Value* pointer; // a pointer, or a vector of pointers (gather, scatter)
-  tcpuAccessKind kind;
-  llvm::Type* element;         // one element's type
-  unsigned lanes = 1;          // elements at consecutive addresses, or one per pointer lane
-  llvm::Value* mask = nullptr; // <lanes x i1>: the active lanes of a masked operation
-  // Byte copies and compressed operations touch a run whose length is known only at run
-  // time: memcpy's length operand, or (when `compressed`) the active lanes' elements.
-  llvm::Value* length = nullptr;
-  bool compressed = false;
-};
-
-MemoryOperand elements(llvm::Value* pointer, tcpuAccessKind kind, llvm::Type* type,
-                       llvm::Value* mask = nullptr) {
-  auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
-  return MemoryOperand{pointer, kind, vector ? vector->getElementType() : type,
-                       vector ? vector->getNumElements() : 1u, mask};
-}
-
-llvm::SmallVector<MemoryOperand, 2> memoryOperands(llvm::Instruction& instruction) {
-  using llvm::Intrinsic::ID;
-  if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&instruction))
-    return {elements(load->getPointerOperand(), TCPU_ACCESS_LOAD, load->getType())};
-  if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&instruction))
-    return {elements(store->getPointerOperand(), TCPU_ACCESS_STORE,
-                     store->getValueOperand()->getType())};
-  if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&instruction))
-    return {elements(rmw->getPointerOperand(), TCPU_ACCESS_ATOMIC, rmw->getType())};
-  if (auto* exchange = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&instruction))
-    return {elements(exchange->getPointerOperand(), TCPU_ACCESS_ATOMIC,
-                     exchange->getCompareOperand()->getType())};
-  auto* byteType = llvm::Type::getInt8Ty(instruction.getContext());
-  if (auto* copy = llvm::dyn_cast<llvm::MemTransferInst>(&instruction))
-    return {{copy->getRawDest(), TCPU_ACCESS_STORE, byteType, 1, nullptr, copy->getLength()},
-            {copy->getRawSource(), TCPU_ACCESS_LOAD, byteType, 1, nullptr, copy->getLength()}};
-  if (auto* set = llvm::dyn_cast<llvm::MemSetInst>(&instruction))
-    return {{set->getRawDest(), TCPU_ACCESS_STORE, byteType, 1, nullptr, set->getLength()}};
-  auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction);
-  if (!call) return {};
-  const auto arg = [call](unsigned i) { return call->getArgOperand(i); };
-  switch (call->getIntrinsicID()) {
-  case llvm::Intrinsic::masked_load:   // (ptr, align, mask, passthru)
-  case llvm::Intrinsic::masked_gather: // (ptrs, align, mask, passthru)
-    return {elements(arg(0), TCPU_ACCESS_LOAD, call->getType(), arg(2))};
-  case llvm::Intrinsic::masked_store:   // (value, ptr, align, mask)
-  case llvm::Intrinsic::masked_scatter: // (value, ptrs, align, mask)
-    return {elements(arg(1), TCPU_ACCESS_STORE, arg(0)->getType(), arg(3))};
-  case llvm::Intrinsic::masked_expandload: { // (ptr, mask, passthru)
-    MemoryOperand operand = elements(arg(0), TCPU_ACCESS_LOAD, call->getType(), arg(1));
-    operand.compressed = true;
-    return {operand};
-  }
-  case llvm::Intrinsic::masked_compressstore: { // (value, ptr, mask)
-    MemoryOperand operand = elements(arg(1), TCPU_ACCESS_STORE, arg(0)->getType(), arg(2));
-    operand.compressed = true;
-    return {operand};
-  }
-  default:
-    return {};
-  }
-}
 
 struct CheckedOperand {
   llvm::Instruction* instruction;
@@ -92,16 +31,40 @@ struct Region {
   llvm::Instruction* anchor; // what depends only on start and size goes right after it
 };
 
-// Instruments one entry function: looks up buffers and guards accesses.
+// The most bytes an access may touch to be redirected (rather than branched around).
+constexpr uint64_t kSafeBytes = 4096;
+
+// Instruments one entry function: looks up buffers and checks accesses. An access of a fixed
+// size is redirected when its check fails: its pointer is swapped (a select, no branch) for
+// one into a zeroed area (loads) or a scratch sink (stores, atomics), and the first failure of
+// its block is reported at the block's end. So the checked code keeps the unchecked code's
+// blocks, and with them its instruction selection: the backend fuses a multiply and an add
+// into an FMA only within a block, and results stay bit-identical. Runs of a length known only
+// at run time (memcpy) are skipped by a branch instead.
 class Instrumenter {
 public:
   explicit Instrumenter(llvm::Function& entry);
-  // Looks up the buffer of `origin` where its pointer is read; call for every origin before
-  // guarding any access (guarding moves the pointer reads that are accesses themselves).
+  // Looks up the buffer of `origin` where its pointer is read; for every origin before
+  // checking any access.
   void lookUpBuffer(const PointerOrigin& origin);
+  bool redirectable(const MemoryOperand& operand) const;
+  // `accesses` are redirectable and lie in one block, in program order.
+  void redirect(llvm::ArrayRef<CheckedOperand> accesses);
   void guard(const CheckedOperand& checked);
 
 private:
+  // A redirected access and its check, for the report at its block's end.
+  struct Check {
+    const CheckedOperand* access;
+    llvm::Value* ok;
+    llvm::SmallVector<Region, 3> regions;
+  };
+  // At `terminator`, when `failed`: reports the first of `checks` that failed.
+  void reportFirstFailure(llvm::Value* failed, llvm::Instruction* terminator,
+                          llvm::ArrayRef<Check> checks);
+  // The zeroed area loads are redirected to, or the sink stores are.
+  llvm::GlobalVariable* safeArea(bool writable);
+
   uint64_t storeBytes(llvm::Type* type) const {
     return layout_.getTypeStoreSize(type).getFixedValue();
   }
@@ -122,12 +85,6 @@ private:
   void report(llvm::IRBuilder<>& builder, const CheckedOperand& checked,
               llvm::ArrayRef<Region> regions);
 
-  struct Buffer {
-    llvm::CallInst* lookup; // its pointer argument is the base (kept current when guarding
-                            // moves the base's own load behind a phi)
-    Region region;
-  };
-
   llvm::Module& module_;
   const llvm::DataLayout& layout_;
   llvm::IntegerType* i32_;
@@ -136,7 +93,7 @@ private:
   llvm::StructType* recordType_;
   llvm::AllocaInst* extentSlot_;
   llvm::AllocaInst* recordSlot_;
-  std::map<llvm::LoadInst*, Buffer> buffers_;
+  std::map<llvm::LoadInst*, Region> buffers_; // by the pointer they hold
   std::map<llvm::AllocaInst*, Region> locals_;
   std::map<std::pair<llvm::Value*, uint64_t>, llvm::Value*> limits_;
 };
@@ -163,17 +120,16 @@ void Instrumenter::lookUpBuffer(const PointerOrigin& origin) {
       "tcpuKernelFindBuffer",
       llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr, ptr}, false));
   llvm::IRBuilder<> builder(origin.pointer->getNextNode());
-  llvm::CallInst* lookup = builder.CreateCall(find, {origin.pointer, extentSlot_});
-  lookup->setDoesNotThrow();
+  builder.CreateCall(find, {origin.pointer, extentSlot_})->setDoesNotThrow();
   llvm::Value* start = builder.CreateLoad(
       i64_, builder.CreateStructGEP(extentType_, extentSlot_, 0), "buffer.start");
   llvm::LoadInst* size =
       builder.CreateLoad(i64_, builder.CreateStructGEP(extentType_, extentSlot_, 1), "buffer.size");
-  buffers_.emplace(origin.pointer, Buffer{lookup, Region{start, size, size}});
+  buffers_.emplace(origin.pointer, Region{start, size, size});
 }
 
 llvm::SmallVector<Region, 3> Instrumenter::regionsOf(const PointerOrigin& origin) {
-  llvm::SmallVector<Region, 3> regions{buffers_.at(origin.pointer).region};
+  llvm::SmallVector<Region, 3> regions{buffers_.at(origin.pointer)};
   for (llvm::AllocaInst* local : origin.locals) {
     auto [it, added] = locals_.try_emplace(local);
     if (added) {
@@ -295,7 +251,7 @@ void Instrumenter::report(llvm::IRBuilder<>& builder, const CheckedOperand& chec
                            builder.getInt32(static_cast<uint32_t>(operand.kind)),
                            builder.getInt32(origin.throughMemory ? 1 : 0),
                            builder.getInt32(static_cast<uint32_t>(type)),
-                           buffers_.at(origin.pointer).lookup->getArgOperand(0),
+                           origin.pointer,
                            address,
                            bytes};
   for (unsigned i = 0; i < std::size(fields); ++i)
@@ -305,6 +261,75 @@ void Instrumenter::report(llvm::IRBuilder<>& builder, const CheckedOperand& chec
       "tcpuKernelReportAccess",
       llvm::FunctionType::get(llvm::Type::getVoidTy(context), {builder.getPtrTy()}, false));
   builder.CreateCall(reportAccess, {recordSlot_})->setDoesNotThrow();
+}
+
+bool Instrumenter::redirectable(const MemoryOperand& operand) const {
+  if (operand.hasRunTimeLength()) return false;
+  const bool perLane = operand.pointer->getType()->isVectorTy();
+  return storeBytes(operand.element) * (perLane ? 1 : operand.lanes) <= kSafeBytes;
+}
+
+llvm::GlobalVariable* Instrumenter::safeArea(bool writable) {
+  const char* name = writable ? "__tcpu_bounds_sink" : "__tcpu_bounds_zeros";
+  if (llvm::GlobalVariable* area = module_.getNamedGlobal(name)) return area;
+  auto* type = llvm::ArrayType::get(llvm::Type::getInt8Ty(module_.getContext()), kSafeBytes);
+  auto* area = new llvm::GlobalVariable(module_, type, /*isConstant=*/!writable,
+                                        llvm::GlobalValue::InternalLinkage,
+                                        llvm::ConstantAggregateZero::get(type), name);
+  area->setAlignment(llvm::Align(kSafeBytes)); // any access's alignment holds there
+  return area;
+}
+
+void Instrumenter::redirect(llvm::ArrayRef<CheckedOperand> accesses) {
+  std::vector<Check> checks;
+  llvm::Value* failed = nullptr;
+  for (const CheckedOperand& access : accesses) {
+    llvm::Instruction* instruction = access.instruction;
+    const MemoryOperand& operand = access.operand;
+    llvm::SmallVector<Region, 3> regions = regionsOf(access.origin);
+    llvm::IRBuilder<> builder(instruction);
+    llvm::Value* ok = inBounds(builder, operand, regions);
+    llvm::Value* safe = safeArea(operand.kind != TCPU_ACCESS_LOAD);
+    if (operand.pointer->getType()->isVectorTy())
+      safe = builder.CreateVectorSplat(operand.lanes, safe);
+    instruction->setOperand(operand.pointerOperand,
+                            builder.CreateSelect(ok, operand.pointer, safe));
+    llvm::Value* outside = builder.CreateNot(ok);
+    failed = failed ? builder.CreateOr(failed, outside) : outside;
+    if (operand.kind == TCPU_ACCESS_ATOMIC) { // it read the sink: a skipped access reads zeros
+      builder.SetInsertPoint(instruction->getNextNode());
+      llvm::Value* result = builder.CreateSelect(
+          ok, instruction, llvm::Constant::getNullValue(instruction->getType()));
+      instruction->replaceUsesWithIf(result,
+                                     [result](llvm::Use& use) { return use.getUser() != result; });
+    }
+    checks.push_back({&access, ok, std::move(regions)});
+  }
+  reportFirstFailure(failed, accesses.front().instruction->getParent()->getTerminator(), checks);
+}
+
+void Instrumenter::reportFirstFailure(llvm::Value* failed, llvm::Instruction* terminator,
+                                      llvm::ArrayRef<Check> checks) {
+  llvm::LLVMContext& context = module_.getContext();
+  llvm::MDNode* unlikely = llvm::MDBuilder(context).createUnlikelyBranchWeights();
+  llvm::Instruction* reported =
+      llvm::SplitBlockAndInsertIfThen(failed, terminator, false, unlikely);
+  llvm::BasicBlock* tail = reported->getSuccessor(0);
+  llvm::BasicBlock* current = reported->getParent();
+  llvm::Function* function = current->getParent();
+  reported->eraseFromParent();
+  // current: if check i passed, on to check i + 1, else report it and leave.
+  for (size_t i = 0; i < checks.size(); ++i) {
+    auto* reportBlock = llvm::BasicBlock::Create(context, "bounds.report", function, tail);
+    llvm::BasicBlock* next = i + 1 < checks.size()
+                                 ? llvm::BasicBlock::Create(context, "bounds.next", function, tail)
+                                 : tail;
+    llvm::IRBuilder<>(current).CreateCondBr(checks[i].ok, next, reportBlock);
+    llvm::IRBuilder<> builder(reportBlock);
+    report(builder, *checks[i].access, checks[i].regions);
+    builder.CreateBr(tail);
+    current = next;
+  }
 }
 
 void Instrumenter::guard(const CheckedOperand& checked) {
@@ -361,7 +386,7 @@ void instrumentBoundsChecks(llvm::Module& module, const std::vector<KernelInfo>&
   for (const KernelInfo& kernel : kernels) {
     llvm::Function* entry = module.getFunction(kernel.entrySymbol);
     if (!entry || entry->isDeclaration()) continue;
-    // Everything is decided before anything moves: guarding rewrites the uses of loads.
+    // Everything is decided before anything changes.
     const PointerOrigins origins(*entry);
     const llvm::DominatorTree dominators(*entry);
     std::vector<CheckedOperand> operands;
@@ -377,8 +402,18 @@ void instrumentBoundsChecks(llvm::Module& module, const std::vector<KernelInfo>&
     Instrumenter instrumenter(*entry);
     for (const CheckedOperand& operand : operands)
       instrumenter.lookUpBuffer(operand.origin);
+    // Redirected accesses first, by block: they split blocks only at their ends.
+    llvm::MapVector<llvm::BasicBlock*, std::vector<CheckedOperand>> blocks;
+    std::vector<const CheckedOperand*> skipped;
     for (const CheckedOperand& operand : operands)
-      instrumenter.guard(operand);
+      if (instrumenter.redirectable(operand.operand))
+        blocks[operand.instruction->getParent()].push_back(operand);
+      else
+        skipped.push_back(&operand);
+    for (const auto& [block, accesses] : blocks)
+      instrumenter.redirect(accesses);
+    for (const CheckedOperand* operand : skipped)
+      instrumenter.guard(*operand);
     checked += operands.size();
   }
   debugLog(concat("bounds checks: ", checked, " accesses checked, ", untraced,

@@ -53,6 +53,7 @@ std::string describePlace(const tcpuAccessRecord& r, const std::optional<Extent>
   if (r.elementType != TCPU_TYPE_UNKNOWN && r.bytes > 0 &&
       offset % static_cast<int64_t>(r.bytes) == 0)
     text += concat(" (element ", offset / static_cast<int64_t>(r.bytes), ")");
+  if (base == 0) return text + " through a null pointer";
   if (!buffer) return text + " outside its buffer (no longer allocated)";
   const char* what = buffer->registered ? "registered host range" : "buffer";
   if (buffer->start == base)
@@ -69,8 +70,10 @@ extern "C" TCPU_API void tcpuKernelFindBuffer(const void* pointer, tcpuBufferExt
   if (!extent) return;
   const std::optional<tcpu::detail::Extent> buffer =
       tcpu::detail::runtime().memory.find(reinterpret_cast<uintptr_t>(pointer));
-  *extent =
-      buffer ? tcpuBufferExtent{buffer->start, buffer->size} : tcpuBufferExtent{0, UINT64_MAX};
+  if (buffer)
+    *extent = tcpuBufferExtent{buffer->start, buffer->size};
+  else // a null pointer holds nothing; other memory the runtime does not know is not checked
+    *extent = pointer ? tcpuBufferExtent{0, UINT64_MAX} : tcpuBufferExtent{0, 0};
 }
 
 extern "C" TCPU_API void tcpuKernelEnterProgram(uint32_t x, uint32_t y, uint32_t z) {

@@ -153,8 +153,9 @@ typedef struct tcpuAccessRecord {
   uint64_t bytes;         /* that element's size (a copy's whole length) */
 } tcpuAccessRecord;
 
-/* Sets *extent to the tcpuMemAlloc allocation or tcpuMemHostRegister range holding `pointer`,
- * or to {0, UINT64_MAX} (everything in bounds) when no buffer holds it. */
+/* Sets *extent to the tcpuMemAlloc allocation or tcpuMemHostRegister range holding `pointer`;
+ * to {0, 0} (nothing in bounds) for NULL; to {0, UINT64_MAX} (everything in bounds) for other
+ * pointers no buffer holds. */
 TCPU_API void tcpuKernelFindBuffer(const void* pointer, tcpuBufferExtent* extent);
 
 /* A checked kernel's program (x, y, z) starts on this thread: what a report names. */
