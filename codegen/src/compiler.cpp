@@ -56,6 +56,17 @@ Expected<std::unique_ptr<llvm::Module>> parse(const CompileRequest& request,
       return Status(TCPU_ERROR_NOT_SUPPORTED,
                     concat(request.name, ": the module has static constructors or destructors (",
                            list, "), which kernel modules cannot have"));
+  // Appending linkage is for LLVM's special arrays; the code generator stops with a fatal error
+  // on any other global that has it (found by tests/fuzz/fuzz_ir).
+  for (const llvm::GlobalVariable& global : module->globals())
+    if (global.hasAppendingLinkage() && global.getSection() != "llvm.metadata" &&
+        !llvm::is_contained(
+            {"llvm.used", "llvm.compiler.used", "llvm.global_ctors", "llvm.global_dtors"},
+            global.getName()))
+      return Status(TCPU_ERROR_INVALID_SOURCE,
+                    concat(request.name, ": global @", global.getName().str(),
+                           " has appending linkage, which only LLVM's special arrays "
+                           "(llvm.used, llvm.global_ctors, ...) can have"));
   return module;
 }
 
