@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler.hpp"
 #include "fuzz_support.hpp"
 #include "object_cache.hpp"
 
@@ -64,6 +65,24 @@ INSTANTIATE_TEST_SUITE_P(Fuzz, FuzzTargetInputs, testing::ValuesIn(tcpu::fuzz::k
                          [](const testing::TestParamInfo<FuzzTarget>& target) {
                            return std::string(target.param.name);
                          });
+
+// The targets accept any Status from a compile; the fix for this one is a specific refusal.
+TEST(FuzzFixes, AppendingGlobalThatIsNotSpecialIsRefusedWhenParsing) {
+  const std::string bytes =
+      readBytes(kFuzzDir / "regressions" / "ir" / "appending_global_not_special");
+  tcpu::Expected<tcpu::codegen::TargetDescription> target = tcpu::codegen::describeTarget("");
+  ASSERT_TRUE(target.ok()) << target.status().message();
+  tcpu::codegen::CompileRequest request;
+  request.bytes = std::span(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size());
+  request.name = "appending.ll";
+  request.target = *target;
+  tcpu::Expected<tcpu::codegen::CompiledModule> compiled = tcpu::codegen::compileModule(request);
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_EQ(compiled.status().code(), TCPU_ERROR_INVALID_SOURCE) << compiled.status().message();
+  EXPECT_NE(compiled.status().message().find("@llvm.glspirv32ors has appending linkage"),
+            std::string::npos)
+      << compiled.status().message();
+}
 
 // The cache-entry seed is serializeEntry's output for this module. When the entry format
 // changes on purpose, regenerate it: TCPU_FUZZ_WRITE_SEEDS=1 ./fuzz_regressions_test
