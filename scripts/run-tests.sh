@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, checks formatting, builds with clang-19 and (on
 # Linux) g++-12 with warnings as errors, runs the whole test suite on both, and checks
-# the clang build as an installed package (scripts/check-package.sh).
+# the clang build as an installed package (scripts/check-package.sh), then the sanitizer
+# builds (scripts/run-sanitizers.sh).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$here/scripts/install-deps.sh"
@@ -20,3 +21,7 @@ for toolchain in "${toolchains[@]}"; do
     "$here/scripts/check-package.sh" "$build_dir"
   fi
 done
+
+# AddressSanitizer + UBSan over the whole suite, ThreadSanitizer (with Archer, for OpenMP) over
+# the runtime's tests; any finding fails (scripts/run-sanitizers.sh, tests/sanitizers/README.md).
+"$here/scripts/run-sanitizers.sh"
