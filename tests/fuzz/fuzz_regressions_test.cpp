@@ -3,6 +3,8 @@
 // normal build: a fixed parser stays fixed, and the seeds keep passing the targets' checks.
 // A failed invariant aborts the process with the file:line of the check.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -40,13 +42,36 @@ std::vector<fs::path> filesIn(const fs::path& directory) {
   return files;
 }
 
+// Inputs on which LLVM itself leaks, by their names (tests/fuzz/README.md, "Known LLVM
+// limitations"): "*llvm_fatal_error*" (crash recovery unwinds an LLVM fatal error without
+// running destructors: all the compile had allocated leaks) and "*_leak" (LLVM 19's bitcode
+// reader leaks what it built before an error). tcpu cannot free that memory, so these inputs
+// run in a child process that ends with _exit, skipping LeakSanitizer's check at exit (the
+// sanitizer stage runs this test); every other input runs here, checked for leaks.
+bool llvmLeaksOn(const fs::path& file) {
+  const std::string name = file.filename().string();
+  return name.find("llvm_fatal_error") != std::string::npos || name.ends_with("_leak");
+}
+
+// The target's result on `bytes`, in a child process for inputs LLVM leaks on; -1 if the
+// child did not exit normally.
+int runTarget(const FuzzTarget& target, const std::string& bytes, bool inChild) {
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  if (!inChild) return target.function(data, bytes.size());
+  const pid_t child = fork();
+  if (child == 0) _exit(target.function(data, bytes.size()) == 0 ? 0 : 1);
+  int status = 0;
+  if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+
 class FuzzTargetInputs : public testing::TestWithParam<FuzzTarget> {
 protected:
   static void runAll(const FuzzTarget& target, const fs::path& directory) {
     for (const fs::path& file : filesIn(directory)) {
       SCOPED_TRACE(file.string());
       const std::string bytes = readBytes(file);
-      EXPECT_EQ(target.function(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), 0);
+      EXPECT_EQ(runTarget(target, bytes, llvmLeaksOn(file)), 0);
     }
   }
 };
