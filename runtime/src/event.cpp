@@ -28,10 +28,14 @@ bool Event::reached() const {
   return completedUpTo_ >= records_;
 }
 
-void Event::wait() const {
+uint64_t Event::latestRecord() const {
+  std::lock_guard lock(mutex_);
+  return records_;
+}
+
+void Event::waitFor(uint64_t record) const {
   std::unique_lock lock(mutex_);
-  const uint64_t target = records_;
-  completed_.wait(lock, [&] { return completedUpTo_ >= target; });
+  completed_.wait(lock, [&] { return completedUpTo_ >= record; });
 }
 
 Event::Clock::time_point Event::time() const {

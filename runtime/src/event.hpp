@@ -23,7 +23,11 @@ public:
   bool everRecorded() const;
   // Whether the latest record has been reached (true if never recorded, as CUDA).
   bool reached() const;
-  void wait() const;
+  // Waits for the latest record begun so far.
+  void wait() const { waitFor(latestRecord()); }
+  // The latest record begun (0 if none), and waiting until record `record` is reached.
+  uint64_t latestRecord() const;
+  void waitFor(uint64_t record) const;
   // The time of the latest completed record; only meaningful when reached().
   Clock::time_point time() const;
 

@@ -150,6 +150,30 @@ tcpuResult tcpuEventElapsedTime(float* milliseconds, tcpuEvent start, tcpuEvent 
   });
 }
 
+tcpuResult tcpuStreamWaitEvent(tcpuStream stream, tcpuEvent event, unsigned int flags) {
+  return initializedApi("tcpuStreamWaitEvent", [&] {
+    constexpr const char* kApi = "tcpuStreamWaitEvent";
+    if (flags != 0) return fail(TCPU_ERROR_INVALID_VALUE, kApi, ": flags=", flags, " must be 0");
+    RuntimeState& state = runtime();
+    std::shared_ptr<Event> object = state.events.find(event);
+    if (!object) return invalidEvent(kApi, "event", event);
+    // The record to wait for is fixed now: later records of the event do not delay the stream.
+    const uint64_t record = object->latestRecord();
+    if (!stream) {
+      object->waitFor(record);
+      return TCPU_SUCCESS;
+    }
+    std::shared_ptr<Stream> queue = state.streams.find(stream);
+    if (!queue) return invalidStream(kApi, stream);
+    // A record of this stream is queued before this wait, so the wait never waits for itself.
+    queue->enqueue([object, record] {
+      object->waitFor(record);
+      return Status();
+    });
+    return TCPU_SUCCESS;
+  });
+}
+
 tcpuResult tcpuEventDestroy(tcpuEvent event) {
   return initializedApi("tcpuEventDestroy", [&] {
     // A record still queued keeps its own reference, so this never waits.

@@ -1,5 +1,6 @@
 // Streams run their work asynchronously and in order; events time it.
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -197,6 +198,45 @@ TEST_F(Events, PendingRecordIsNotReady) {
   ASSERT_TCPU(tcpuEventDestroy(start));
   ASSERT_TCPU(tcpuEventDestroy(stop));
   ASSERT_TCPU(tcpuStreamDestroy(stream));
+}
+
+// A stream that waits on an event recorded on another stream holds its later work until that
+// record is reached; records made after the wait do not delay it.
+TEST_F(Events, StreamWaitsForAnEventOfAnotherStream) {
+  tcpuStream producer, consumer;
+  ASSERT_TCPU(tcpuStreamCreate(&producer, TCPU_STREAM_NON_BLOCKING));
+  ASSERT_TCPU(tcpuStreamCreate(&consumer, TCPU_STREAM_NON_BLOCKING));
+  tcpuEvent ready;
+  ASSERT_TCPU(tcpuEventCreate(&ready, TCPU_EVENT_DISABLE_TIMING));
+  ASSERT_TCPU(tcpuStreamWaitEvent(consumer, ready, 0)); // never recorded: no wait
+  ASSERT_TCPU(tcpuStreamSynchronize(consumer));
+  Gate gate(function("wait_gate"));
+  ASSERT_TCPU(gate.launch(producer));
+  ASSERT_TCPU(tcpuEventRecord(ready, producer));
+  ASSERT_TCPU(tcpuStreamWaitEvent(consumer, ready, 0));
+  ASSERT_TCPU(tcpuLaunchKernel(function("empty"), 1, 1, 1, 1, 1, 1, 0, consumer, nullptr, nullptr));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(tcpuStreamQuery(consumer), TCPU_ERROR_NOT_READY); // held by the closed gate
+  gate.open();
+  ASSERT_TCPU(tcpuStreamSynchronize(consumer));
+  EXPECT_EQ(tcpuEventQuery(ready), TCPU_SUCCESS);
+  // A record queued after the wait is not waited for.
+  Gate later(function("wait_gate"));
+  ASSERT_TCPU(tcpuEventRecord(ready, producer));
+  ASSERT_TCPU(tcpuStreamWaitEvent(consumer, ready, 0));
+  ASSERT_TCPU(later.launch(producer));
+  ASSERT_TCPU(tcpuEventRecord(ready, producer));
+  ASSERT_TCPU(tcpuStreamSynchronize(consumer));
+  EXPECT_EQ(tcpuEventQuery(ready), TCPU_ERROR_NOT_READY);
+  later.open();
+  ASSERT_TCPU(tcpuStreamWaitEvent(nullptr, ready, 0)); // the null stream: the caller waits
+  EXPECT_EQ(tcpuEventQuery(ready), TCPU_SUCCESS);
+  EXPECT_TCPU_ERROR(tcpuStreamWaitEvent(consumer, ready, 1), TCPU_ERROR_INVALID_VALUE, "flags=1");
+  EXPECT_TCPU_ERROR(tcpuStreamWaitEvent(consumer, nullptr, 0), TCPU_ERROR_INVALID_HANDLE, "event");
+  ASSERT_TCPU(tcpuStreamDestroy(producer));
+  EXPECT_TCPU_ERROR(tcpuStreamWaitEvent(producer, ready, 0), TCPU_ERROR_INVALID_HANDLE, "stream");
+  ASSERT_TCPU(tcpuEventDestroy(ready));
+  ASSERT_TCPU(tcpuStreamDestroy(consumer));
 }
 
 // What a launch hook on a stream's worker does to that stream.

@@ -245,6 +245,10 @@ TCPU_API tcpuResult tcpuEventSynchronize(tcpuEvent event);
  * still pending; TCPU_ERROR_INVALID_HANDLE if either was never recorded. */
 TCPU_API tcpuResult tcpuEventElapsedTime(float* milliseconds, tcpuEvent start, tcpuEvent end);
 TCPU_API tcpuResult tcpuEventDestroy(tcpuEvent event);
+/* Work queued on `stream` after this call waits until the event's latest record (made before
+ * this call) completes, as cuStreamWaitEvent; an event never recorded is no wait. On the null
+ * stream the calling thread waits. `flags` must be 0. */
+TCPU_API tcpuResult tcpuStreamWaitEvent(tcpuStream stream, tcpuEvent event, unsigned int flags);
 
 /* ---- Launch --------------------------------------------------------------- */
 
