@@ -81,6 +81,7 @@ extern "C" TCPU_API void tcpuKernelEnterProgram(uint32_t x, uint32_t y, uint32_t
     launch->program[0] = x;
     launch->program[1] = y;
     launch->program[2] = z;
+    launch->programKnown = true;
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "crash_report.hpp"
 #include "kernel_services.hpp"
 
 namespace tcpu::detail {
@@ -46,7 +47,7 @@ bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end, KernelFail
     if (!frame.scratch) return false;
     frame.scratchBytes = launch.scratchBytes;
   }
-  const LaunchScope scope(failures, launch.kernel);
+  const LaunchScope scope(failures, launch.kernel, frame.grid, begin, end);
   ++depth;
   launch.entry(launch.params, begin, end, &frame);
   --depth;
@@ -75,6 +76,7 @@ omp_sched_t toOpenMP(tcpuSchedule schedule) {
 } // namespace
 
 Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
+  installCrashReport(); // once; afterwards one load of a flag
   const uint64_t programs = launch.programs;
   KernelFailures failures;
   const int threads =

@@ -136,8 +136,10 @@ void reportFailure(tcpuResult code, std::string message) {
   std::fprintf(stderr, "%s\n", message.c_str());
 }
 
-LaunchScope::LaunchScope(KernelFailures& failures, const tcpuKernelDesc* kernel)
-    : context_{&failures, kernel, {0, 0, 0}}, previous_(runningLaunch) {
+LaunchScope::LaunchScope(KernelFailures& failures, const tcpuKernelDesc* kernel,
+                         const uint32_t (&grid)[3], uint64_t begin, uint64_t end)
+    : context_{&failures, kernel, {grid[0], grid[1], grid[2]}, begin, end, {0, 0, 0}, false},
+      previous_(runningLaunch) {
   runningLaunch = &context_;
 }
 LaunchScope::~LaunchScope() {

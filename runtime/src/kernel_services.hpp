@@ -5,6 +5,7 @@
 #define TCPU_SRC_KERNEL_SERVICES_HPP
 
 #include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <string>
 
@@ -30,7 +31,10 @@ private:
 struct LaunchContext {
   KernelFailures* failures;
   const tcpuKernelDesc* kernel; // for naming parameters in reports
-  uint32_t program[3];          // set by bounds-checked kernels as each program starts
+  uint32_t grid[3];
+  uint64_t begin, end; // the programs of the running entry call (linear indices)
+  uint32_t program[3]; // set by bounds-checked kernels as each program starts,
+  bool programKnown;   // and then true
 };
 
 // The running launch on this thread, or null outside launches.
@@ -44,7 +48,8 @@ void reportFailure(tcpuResult code, std::string message);
 // nested launches report to their own launch.
 class LaunchScope {
 public:
-  LaunchScope(KernelFailures& failures, const tcpuKernelDesc* kernel);
+  LaunchScope(KernelFailures& failures, const tcpuKernelDesc* kernel, const uint32_t (&grid)[3],
+              uint64_t begin, uint64_t end);
   ~LaunchScope();
   LaunchScope(const LaunchScope&) = delete;
   LaunchScope& operator=(const LaunchScope&) = delete;

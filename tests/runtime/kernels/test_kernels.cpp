@@ -124,3 +124,24 @@ void sum_vec4(float* out, Vec4 value, uint32_t, uint32_t, uint32_t, uint32_t, ui
   *out = value.lanes[0] + value.lanes[1] + value.lanes[2] + value.lanes[3];
 }
 TCPU_EXPORT_KERNEL(sum_vec4)
+
+// Program `victim` (linear index) faults: kind 0 stores through a wild pointer, kind 1 divides
+// an integer by zero; the others write 1. For the crash report's tests; not sanitized, so the
+// fault reaches the CPU under UBSan too.
+__attribute__((no_sanitize("undefined"))) void fault_at(int32_t* out, uint32_t victim,
+                                                        uint32_t kind, uint32_t x, uint32_t y,
+                                                        uint32_t z, uint32_t gx, uint32_t gy,
+                                                        uint32_t) {
+  const uint64_t index = linearIndex(x, y, z, gx, gy);
+  if (index != victim) {
+    out[index] = 1;
+    return;
+  }
+  if (kind == 0) {
+    *reinterpret_cast<volatile int32_t*>(uintptr_t{64}) = 1;
+  } else {
+    volatile int32_t zero = 0;
+    out[index] = static_cast<int32_t>(index) / zero;
+  }
+}
+TCPU_EXPORT_KERNEL(fault_at)

@@ -1,0 +1,72 @@
+// A kernel that crashes the process is named, with its program, before the
+// process dies by the same signal it would have died by without tcpu.
+#include <signal.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include <gmock/gmock.h>
+
+#include "crash_test_support.hpp"
+#include "test_support.hpp"
+
+namespace tcpu::test {
+namespace {
+
+class CrashReport : public RuntimeTest {
+protected:
+  void SetUp() override {
+    prepareCrashTests();
+    RuntimeTest::SetUp();
+  }
+
+  // Launches fault_at over an 8 x 2 grid; program `victim` faults as `kind` says.
+  void launchFault(uint32_t victim, uint32_t kind) {
+    std::vector<int32_t> out(16, 0);
+    int32_t* data = out.data();
+    void* params[] = {&data, &victim, &kind};
+    tcpuLaunchKernel(function("fault_at"), 8, 2, 1, 1, 1, 1, 0, nullptr, params, nullptr);
+  }
+};
+
+TEST_F(CrashReport, WildPointerNamesTheKernelAndTheProgram) {
+  ASSERT_TCPU(tcpuSetNumThreads(2));
+  ASSERT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_DYNAMIC, 1)); // an entry call per program
+  EXPECT_EXIT(launchFault(13, 0), testing::KilledBySignal(SIGSEGV),
+              "tcpu: kernel 'fault_at' raised SIGSEGV \\(invalid memory access at "
+              "0x0000000000000040\\) in program \\(5, 1, 0\\) of grid \\(8, 2, 1\\)");
+}
+
+TEST_F(CrashReport, ProgramsRunInOneEntryCallAreNamedAsARange) {
+  ASSERT_TCPU(tcpuSetNumThreads(1)); // one entry call runs the whole grid
+  EXPECT_EXIT(launchFault(13, 0), testing::KilledBySignal(SIGSEGV),
+              "tcpu: kernel 'fault_at' raised SIGSEGV .* in one of programs \\(0, 0, 0\\) to "
+              "\\(7, 1, 0\\) \\(TCPU_SCHEDULE=dynamic,1 names the one\\) of grid \\(8, 2, 1\\)");
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+// x86 traps integer division by zero (AArch64 gives 0 and no signal).
+TEST_F(CrashReport, IntegerDivisionByZero) {
+  ASSERT_TCPU(tcpuSetNumThreads(2));
+  ASSERT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_DYNAMIC, 1));
+  EXPECT_EXIT(launchFault(2, 1), testing::KilledBySignal(SIGFPE),
+              "tcpu: kernel 'fault_at' raised SIGFPE \\(integer division by zero\\) in program "
+              "\\(2, 0, 0\\) of grid \\(8, 2, 1\\)");
+}
+#endif
+
+TEST_F(CrashReport, CanBeTurnedOff) {
+  setenv("TCPU_CRASH_REPORT", "0", 1);
+  EXPECT_EXIT(launchFault(13, 0), testing::KilledBySignal(SIGSEGV),
+              testing::Not(testing::HasSubstr("tcpu: kernel")));
+  unsetenv("TCPU_CRASH_REPORT");
+}
+
+TEST_F(CrashReport, FaultsOutsideKernelsAreLeftAlone) {
+  launchFault(99, 0); // no program faults; the handlers are installed by this first launch
+  EXPECT_EXIT(raise(SIGSEGV), testing::KilledBySignal(SIGSEGV),
+              testing::Not(testing::HasSubstr("tcpu:")));
+}
+
+} // namespace
+} // namespace tcpu::test
