@@ -138,7 +138,8 @@ __attribute__((no_sanitize("undefined"))) void fault_at(int32_t* out, uint32_t v
     return;
   }
   if (kind == 0) {
-    *reinterpret_cast<volatile int32_t*>(uintptr_t{64}) = 1;
+    volatile uintptr_t wild = 64; // through a variable: compilers warn of a constant address
+    *reinterpret_cast<volatile int32_t*>(wild) = 1;
   } else {
     volatile int32_t zero = 0;
     out[index] = static_cast<int32_t>(index) / zero;
