@@ -6,7 +6,8 @@
 #   scripts/run-fuzzers.sh [SECONDS] [TARGET...]     # default: 60 s each, all targets
 #
 # Environment: TCPU_FUZZ_BUILD_DIR (default build-fuzz), TCPU_FUZZ_JOBS (ninja -j, default: all
-# cores), TCPU_FUZZ_KEEP_CORPUS=DIR (keep the grown corpora there instead of discarding them).
+# cores), TCPU_FUZZ_KEEP_CORPUS=DIR (keep the grown corpora there instead of discarding them),
+# TCPU_FUZZ_SEED=N (libFuzzer's -seed: the same mutations each run; default: a random seed).
 #
 # Prints per target the executions per second and the coverage (libFuzzer's final cov:/ft:),
 # and exits non-zero if any target crashed, leaked, timed out or ran out of memory, naming the
@@ -26,6 +27,10 @@ jobs="${TCPU_FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
 case "$seconds" in '' | *[!0-9]*)
   echo "run-fuzzers: SECONDS must be a whole number, got '$seconds'" >&2
+  exit 2 ;;
+esac
+case "${TCPU_FUZZ_SEED:-0}" in '' | *[!0-9]*)
+  echo "run-fuzzers: TCPU_FUZZ_SEED must be a whole number, got '$TCPU_FUZZ_SEED'" >&2
   exit 2 ;;
 esac
 for t in "${targets[@]}"; do
@@ -128,6 +133,7 @@ for t in "${targets[@]}"; do
   (cd "$work/tmp/$t" && TMPDIR="$work/tmp/$t" "$build/tests/fuzz/fuzz_$t" \
     -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout="$(unit_timeout "$t")" \
     -rss_limit_mb=4096 -print_final_stats=1 -detect_leaks="$(fuzz_leaks "$t")" \
+    ${TCPU_FUZZ_SEED:+-seed="$TCPU_FUZZ_SEED"} \
     -artifact_prefix="$artifacts/" "$corpus") >"$log" 2>&1 || status=$?
   if [ "$status" -eq 0 ] && [ "$(fuzz_leaks "$t")" = 0 ]; then
     inputs=()

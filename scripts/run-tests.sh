@@ -2,7 +2,7 @@
 # Installs what is missing, checks formatting, builds with clang-19 and (on
 # Linux) g++-12 with warnings as errors, runs the whole test suite on both, and checks
 # the clang build as an installed package (scripts/check-package.sh), then the sanitizer
-# builds (scripts/run-sanitizers.sh).
+# builds (scripts/run-sanitizers.sh) and the fuzzers (scripts/run-fuzzers.sh).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$here/scripts/install-deps.sh"
@@ -25,3 +25,8 @@ done
 # AddressSanitizer + UBSan over the whole suite, ThreadSanitizer (with Archer, for OpenMP) over
 # the runtime's tests; any finding fails (scripts/run-sanitizers.sh, tests/sanitizers/README.md).
 "$here/scripts/run-sanitizers.sh"
+
+# Every parser fuzzed for a bounded time (tests/fuzz/README.md): TCPU_FUZZ_SECONDS per target
+# (default 60), from a fixed libFuzzer seed so that a failure here reproduces with the same
+# command; any crash, leak, hang or broken invariant fails the run.
+TCPU_FUZZ_SEED="${TCPU_FUZZ_SEED:-1}" "$here/scripts/run-fuzzers.sh" "${TCPU_FUZZ_SECONDS:-60}"
