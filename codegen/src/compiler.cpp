@@ -31,31 +31,33 @@ std::string print(const llvm::Module& module) {
   return text;
 }
 
-Expected<std::unique_ptr<llvm::Module>> parse(const CompileRequest& request,
-                                              llvm::LLVMContext& context) {
-  const llvm::StringRef bytes(reinterpret_cast<const char*>(request.bytes.data()),
-                              request.bytes.size());
+} // namespace
+
+Expected<std::unique_ptr<llvm::Module>> parseKernelModule(std::span<const std::byte> bytesIn,
+                                                          const std::string& name,
+                                                          llvm::LLVMContext& context) {
+  const llvm::StringRef bytes(reinterpret_cast<const char*>(bytesIn.data()), bytesIn.size());
   llvm::SMDiagnostic diagnostic;
   // A copy, because LLVM's text parser needs a NUL after the last byte.
   const std::unique_ptr<llvm::MemoryBuffer> buffer =
-      llvm::MemoryBuffer::getMemBufferCopy(bytes, request.name);
+      llvm::MemoryBuffer::getMemBufferCopy(bytes, name);
   std::unique_ptr<llvm::Module> module = llvm::parseIR(*buffer, diagnostic, context);
   if (!module)
     return Status(TCPU_ERROR_INVALID_SOURCE,
-                  concat(request.name, ":", diagnostic.getLineNo(), ":",
-                         diagnostic.getColumnNo() + 1, ": ", diagnostic.getMessage().str()));
+                  concat(name, ":", diagnostic.getLineNo(), ":", diagnostic.getColumnNo() + 1, ": ",
+                         diagnostic.getMessage().str()));
   std::string problems;
   llvm::raw_string_ostream out(problems);
   if (llvm::verifyModule(*module, &out))
     return Status(TCPU_ERROR_INVALID_SOURCE,
-                  concat(request.name, ": the IR fails LLVM's verifier: ", out.str()));
+                  concat(name, ": the IR fails LLVM's verifier: ", out.str()));
   // Objects are linked without running initializers, so a module that needs them is refused.
   for (const char* list : {"llvm.global_ctors", "llvm.global_dtors"})
     if (const llvm::GlobalVariable* table = module->getNamedGlobal(list);
         table && table->hasInitializer() && !table->getInitializer()->isNullValue())
       return Status(TCPU_ERROR_NOT_SUPPORTED,
-                    concat(request.name, ": the module has static constructors or destructors (",
-                           list, "), which kernel modules cannot have"));
+                    concat(name, ": the module has static constructors or destructors (", list,
+                           "), which kernel modules cannot have"));
   // Appending linkage is for LLVM's special arrays; the code generator stops with a fatal error
   // on any other global that has it (found by tests/fuzz/fuzz_ir).
   for (const llvm::GlobalVariable& global : module->globals())
@@ -64,11 +66,24 @@ Expected<std::unique_ptr<llvm::Module>> parse(const CompileRequest& request,
             {"llvm.used", "llvm.compiler.used", "llvm.global_ctors", "llvm.global_dtors"},
             global.getName()))
       return Status(TCPU_ERROR_INVALID_SOURCE,
-                    concat(request.name, ": global @", global.getName().str(),
+                    concat(name, ": global @", global.getName().str(),
                            " has appending linkage, which only LLVM's special arrays "
                            "(llvm.used, llvm.global_ctors, ...) can have"));
   return module;
 }
+
+Expected<std::string> emitFile(llvm::Module& module, llvm::TargetMachine& machine,
+                               llvm::CodeGenFileType type) {
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream out(buffer);
+  llvm::legacy::PassManager passes;
+  if (machine.addPassesToEmitFile(passes, out, nullptr, type))
+    return Status(TCPU_ERROR_NOT_SUPPORTED, "the target cannot emit this kind of file");
+  passes.run(module);
+  return std::string(buffer.data(), buffer.size());
+}
+
+namespace {
 
 // The CPU and features of the target on every function, replacing what the
 // producer wrote (clang writes its own defaults), and fast-math if asked.
@@ -134,17 +149,6 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, const SleefIsa
   pipeline.run(module, modules);
 }
 
-Expected<std::string> emit(llvm::Module& module, llvm::TargetMachine& machine,
-                           llvm::CodeGenFileType type) {
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream out(buffer);
-  llvm::legacy::PassManager passes;
-  if (machine.addPassesToEmitFile(passes, out, nullptr, type))
-    return Status(TCPU_ERROR_NOT_SUPPORTED, "the target cannot emit this kind of file");
-  passes.run(module);
-  return std::string(buffer.data(), buffer.size());
-}
-
 // Links the ahead-of-time code into the module and leaves only its exports visible.
 Status linkAheadOfTimeCode(llvm::Module& module, const CompileRequest& request,
                            const std::vector<KernelInfo>& kernels) {
@@ -181,7 +185,8 @@ Status linkAheadOfTimeCode(llvm::Module& module, const CompileRequest& request,
 Status compileInto(const CompileRequest& request, CompiledModule& result) {
   llvm::LLVMContext context;
   DiagnosticCollector diagnostics(context);
-  Expected<std::unique_ptr<llvm::Module>> parsed = parse(request, context);
+  Expected<std::unique_ptr<llvm::Module>> parsed =
+      parseKernelModule(request.bytes, request.name, context);
   if (!parsed) return parsed.status();
   llvm::Module& module = **parsed;
   if (request.withTexts) result.inputIr = print(module);
@@ -213,11 +218,12 @@ Status compileInto(const CompileRequest& request, CompiledModule& result) {
   if (request.withTexts) {
     result.optimizedIr = print(module);
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(module);
-    Expected<std::string> assembly = emit(*copy, **machine, llvm::CodeGenFileType::AssemblyFile);
+    Expected<std::string> assembly =
+        emitFile(*copy, **machine, llvm::CodeGenFileType::AssemblyFile);
     if (!assembly) return assembly.status();
     result.assembly = assembly.take();
   }
-  Expected<std::string> object = emit(module, **machine, llvm::CodeGenFileType::ObjectFile);
+  Expected<std::string> object = emitFile(module, **machine, llvm::CodeGenFileType::ObjectFile);
   if (!object) return object.status();
   result.object = object.take();
   if (diagnostics.hasErrors())

@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Target/TargetMachine.h>
+
 #include "compile_options.hpp"
 #include "kernels.hpp"
 #include "target.hpp"
@@ -45,6 +49,16 @@ struct CompileRequest {
 };
 
 Expected<CompiledModule> compileModule(const CompileRequest& request);
+
+// The steps every target shares. Parses .ll text or .bc bitcode and checks what tcpu needs of a
+// kernel module (LLVM's verifier, no static constructors, appending linkage only on LLVM's
+// arrays); errors name `name`.
+Expected<std::unique_ptr<llvm::Module>> parseKernelModule(std::span<const std::byte> bytes,
+                                                          const std::string& name,
+                                                          llvm::LLVMContext& context);
+// Assembly or an object file of `module` for `machine`.
+Expected<std::string> emitFile(llvm::Module& module, llvm::TargetMachine& machine,
+                               llvm::CodeGenFileType type);
 
 } // namespace tcpu::codegen
 

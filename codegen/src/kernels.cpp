@@ -4,6 +4,7 @@
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
@@ -140,6 +141,42 @@ Expected<std::vector<ArgumentPlan>> planArguments(llvm::Function& kernel,
   return plans;
 }
 
+// The kernel's arguments before the six program values: constants where the plan binds one,
+// else the next runtime parameter from `runtimeValue` (with the plan's hint as an assumption),
+// each described in `info`.
+template <class RuntimeValue>
+std::vector<llvm::Value*> kernelArguments(llvm::Function& kernel,
+                                          const std::vector<ArgumentPlan>& plans, KernelInfo& info,
+                                          llvm::IRBuilder<>& builder, RuntimeValue runtimeValue) {
+  const llvm::DataLayout& layout = kernel.getParent()->getDataLayout();
+  std::vector<llvm::Value*> args;
+  for (unsigned i = 0; i < plans.size(); ++i) {
+    const ArgumentPlan& plan = plans[i];
+    llvm::Type* ir = kernel.getArg(i)->getType();
+    if (plan.constant) {
+      args.push_back(plan.constant);
+      continue;
+    }
+    llvm::Value* value = runtimeValue(ir);
+    if (plan.hint == 16 && ir->isPointerTy()) {
+      builder.CreateAlignmentAssumption(layout, value, 16);
+    } else if (plan.hint == 16 && ir->isIntegerTy()) {
+      llvm::Value* low = builder.CreateAnd(value, llvm::ConstantInt::get(ir, 15));
+      builder.CreateAssumption(builder.CreateICmpEQ(low, llvm::ConstantInt::get(ir, 0)));
+    }
+    args.push_back(value);
+    const auto declared = plan.declaredType;
+    tcpuParamDesc desc{};
+    desc.type = dataTypeOf(ir, declared);
+    desc.pointee = ir->isPointerTy() ? declared : TCPU_TYPE_UNKNOWN;
+    desc.size = static_cast<uint32_t>(layout.getTypeStoreSize(ir));
+    desc.align = static_cast<uint32_t>(layout.getABITypeAlign(ir).value());
+    info.params.push_back(desc);
+    info.paramNames.push_back(info.declaredNames[i]);
+  }
+  return args;
+}
+
 // entry(ptr params, i64 begin, i64 end, ptr frame): unpack the runtime
 // parameters once, decode the first program, then step x fastest.
 // Checked builds announce each program to the runtime, for bounds-check reports.
@@ -167,34 +204,13 @@ llvm::Function* buildTrampoline(llvm::Function& kernel, const std::vector<Argume
   auto* done = llvm::BasicBlock::Create(context, "done", entry);
   llvm::IRBuilder<> builder(start);
 
-  std::vector<llvm::Value*> args;
   unsigned runtimeIndex = 0;
-  for (unsigned i = 0; i < plans.size(); ++i) {
-    const ArgumentPlan& plan = plans[i];
-    llvm::Type* ir = kernel.getArg(i)->getType();
-    if (plan.constant) {
-      args.push_back(plan.constant);
-      continue;
-    }
-    llvm::Value* slot = builder.CreateConstInBoundsGEP1_64(ptr, params, runtimeIndex++);
-    llvm::Value* address = builder.CreateLoad(ptr, slot);
-    llvm::Value* value = builder.CreateAlignedLoad(ir, address, layout.getABITypeAlign(ir));
-    if (plan.hint == 16 && ir->isPointerTy()) {
-      builder.CreateAlignmentAssumption(layout, value, 16);
-    } else if (plan.hint == 16 && ir->isIntegerTy()) {
-      llvm::Value* low = builder.CreateAnd(value, llvm::ConstantInt::get(ir, 15));
-      builder.CreateAssumption(builder.CreateICmpEQ(low, llvm::ConstantInt::get(ir, 0)));
-    }
-    args.push_back(value);
-    const auto declared = plan.declaredType;
-    tcpuParamDesc desc{};
-    desc.type = dataTypeOf(ir, declared);
-    desc.pointee = ir->isPointerTy() ? declared : TCPU_TYPE_UNKNOWN;
-    desc.size = static_cast<uint32_t>(layout.getTypeStoreSize(ir));
-    desc.align = static_cast<uint32_t>(layout.getABITypeAlign(ir).value());
-    info.params.push_back(desc);
-    info.paramNames.push_back(info.declaredNames[i]);
-  }
+  const std::vector<llvm::Value*> args =
+      kernelArguments(kernel, plans, info, builder, [&](llvm::Type* ir) -> llvm::Value* {
+        llvm::Value* slot = builder.CreateConstInBoundsGEP1_64(ptr, params, runtimeIndex++);
+        llvm::Value* address = builder.CreateLoad(ptr, slot);
+        return builder.CreateAlignedLoad(ir, address, layout.getABITypeAlign(ir));
+      });
   llvm::Value* grid[3];
   for (unsigned axis = 0; axis < 3; ++axis)
     grid[axis] = builder.CreateLoad(i32, builder.CreateConstInBoundsGEP1_64(i32, frame, axis),
@@ -234,6 +250,46 @@ llvm::Function* buildTrampoline(llvm::Function& kernel, const std::vector<Argume
   builder.CreateCondBr(builder.CreateICmpULT(nextIndex, end), loop, done);
   builder.SetInsertPoint(done);
   builder.CreateRetVoid();
+  return entry;
+}
+
+// The CUDA kernel of `kernel` (NVPTX): the launch's parameters are its own, and each CUDA block
+// is one program (x, y, z from %ctaid, the grid from %nctaid), run by the block's one thread as
+// a CPU worker runs it. The CUDA kernel takes the kernel's name; the ABI function is renamed.
+llvm::Function* buildGpuEntry(llvm::Function& kernel, const std::vector<ArgumentPlan>& plans,
+                              KernelInfo& info) {
+  llvm::Module& module = *kernel.getParent();
+  llvm::LLVMContext& context = module.getContext();
+  std::vector<llvm::Type*> types;
+  for (unsigned i = 0; i < plans.size(); ++i)
+    if (!plans[i].constant) types.push_back(kernel.getArg(i)->getType());
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), types, false);
+  kernel.setName("__tcpu_program_" + info.name);
+  auto* entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, info.name, module);
+  info.entrySymbol = info.name;
+  entry->setDoesNotThrow();
+  for (const char* attribute : {"target-cpu", "target-features"})
+    if (kernel.hasFnAttribute(attribute)) entry->addFnAttr(kernel.getFnAttribute(attribute));
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "start", entry));
+  unsigned runtimeIndex = 0;
+  std::vector<llvm::Value*> args = kernelArguments(
+      kernel, plans, info, builder, [&](llvm::Type*) { return entry->getArg(runtimeIndex++); });
+  for (unsigned i = 0; i < entry->arg_size(); ++i)
+    entry->getArg(i)->setName(info.paramNames[i]);
+  for (llvm::Intrinsic::ID id :
+       {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+        llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+        llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z})
+    args.push_back(builder.CreateIntrinsic(id, {}, {}));
+  llvm::CallInst* call = builder.CreateCall(&kernel, args);
+  call->setCallingConv(kernel.getCallingConv());
+  builder.CreateRetVoid();
+  // A CUDA kernel (LLVM 19 marks them in nvvm.annotations) of one thread per block.
+  llvm::NamedMDNode* annotations = module.getOrInsertNamedMetadata("nvvm.annotations");
+  for (const char* key : {"kernel", "maxntidx", "maxntidy", "maxntidz"})
+    annotations->addOperand(llvm::MDNode::get(
+        context, {llvm::ValueAsMetadata::get(entry), llvm::MDString::get(context, key),
+                  llvm::ConstantAsMetadata::get(builder.getInt32(1))}));
   return entry;
 }
 
@@ -343,7 +399,7 @@ tcpuDataType dataTypeOf(const llvm::Type* ir, tcpuDataType declared) {
 }
 
 Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
-                                                 const CompileOptions& options) {
+                                                 const CompileOptions& options, EntryKind kind) {
   std::vector<llvm::Function*> tagged;
   if (Status status = applyKernelTags(module, tagged); !status.ok()) return status;
   const std::vector<llvm::Function*> kernels = findKernels(module);
@@ -383,7 +439,9 @@ Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
         declaredNames(*kernel, std::find(tagged.begin(), tagged.end(), kernel) != tagged.end());
     if (!kernel->hasFnAttribute(llvm::Attribute::NoInline))
       kernel->addFnAttr(llvm::Attribute::AlwaysInline);
-    entries.push_back(buildTrampoline(*kernel, *plans, info, options.checkBounds));
+    entries.push_back(kind == EntryKind::CudaKernel
+                          ? buildGpuEntry(*kernel, *plans, info)
+                          : buildTrampoline(*kernel, *plans, info, options.checkBounds));
     infos.push_back(std::move(info));
   }
   // Only the entries stay visible: kernels and helpers may then be inlined and dropped.

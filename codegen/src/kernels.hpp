@@ -17,7 +17,7 @@ namespace tcpu::codegen {
 
 struct KernelInfo {
   std::string name;                  // the kernel function
-  std::string entrySymbol;           // its trampoline
+  std::string entrySymbol;           // its entry: the trampoline, or the CUDA kernel
   std::vector<tcpuParamDesc> params; // the parameters a launch passes (name pointers unset)
   std::vector<std::string> paramNames;
   // Source names of all parameters before the six program values, including those the
@@ -29,10 +29,15 @@ struct KernelInfo {
 // TCPU_TYPE_UNKNOWN) tells unsigned integers from signed ones.
 tcpuDataType dataTypeOf(const llvm::Type* ir, tcpuDataType declared);
 
-// Applies the signature (if any), adds trampolines, and internalizes all other
+// What a kernel's entry is: the runtime's trampoline (tcpuKernelEntry) on the CPU, or a CUDA
+// kernel of the kernel's name taking the launch's parameters (NVPTX).
+enum class EntryKind { CpuTrampoline, CudaKernel };
+
+// Applies the signature (if any), adds the entries, and internalizes all other
 // functions so that only the entries remain visible.
 Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
-                                                 const CompileOptions& options);
+                                                 const CompileOptions& options,
+                                                 EntryKind kind = EntryKind::CpuTrampoline);
 
 } // namespace tcpu::codegen
 

@@ -158,6 +158,24 @@ std::string sleefName(const MathFunction& function, bool isFloat, unsigned lanes
          "_u" + std::to_string(variant) + suffix;
 }
 
+const MathFunction* mathFunctionCalled(const llvm::CallInst& call, bool& isFloat) {
+  const llvm::Function* callee = call.getCalledFunction();
+  if (!callee) return nullptr;
+  llvm::Type* type = call.getType();
+  llvm::Type* element = type->getScalarType();
+  if (!element->isFloatTy() && !element->isDoubleTy()) return nullptr;
+  isFloat = element->isFloatTy();
+  const MathFunction* math = findByIntrinsic(callee->getIntrinsicID());
+  if (!math && !callee->isIntrinsic() && callee->isDeclaration()) {
+    bool nameIsFloat = false;
+    math = findByName(callee->getName(), nameIsFloat);
+    if (math && (nameIsFloat != isFloat || type->isVectorTy() ||
+                 !hasMathType(call.getFunctionType(), math->arity, isFloat)))
+      math = nullptr;
+  }
+  return math && call.arg_size() == math->arity ? math : nullptr;
+}
+
 void canonicalizeMathCalls(llvm::Module& module) {
   std::vector<llvm::Function*> declarations;
   for (llvm::Function& function : module)
@@ -223,21 +241,10 @@ void lowerMathToSleef(llvm::Module& module, const SleefIsa& isa, int ulp) {
       for (llvm::Instruction& instruction : block)
         if (auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction)) calls.push_back(call);
   for (llvm::CallInst* call : calls) {
-    llvm::Function* callee = call->getCalledFunction();
-    if (!callee) continue;
+    bool isFloat = false;
+    const MathFunction* math = mathFunctionCalled(*call, isFloat);
+    if (!math) continue;
     llvm::Type* type = call->getType();
-    llvm::Type* element = type->getScalarType();
-    if (!element->isFloatTy() && !element->isDoubleTy()) continue;
-    const bool isFloat = element->isFloatTy();
-    const MathFunction* math = findByIntrinsic(callee->getIntrinsicID());
-    if (!math && !callee->isIntrinsic() && callee->isDeclaration()) {
-      bool nameIsFloat = false;
-      math = findByName(callee->getName(), nameIsFloat);
-      if (math && (nameIsFloat != isFloat || type->isVectorTy() ||
-                   !hasMathType(call->getFunctionType(), math->arity, isFloat)))
-        math = nullptr;
-    }
-    if (!math || call->arg_size() != math->arity) continue;
     llvm::IRBuilder<> builder(call);
     std::vector<llvm::Value*> args(call->arg_begin(), call->arg_end());
     llvm::Value* lowered = emitSleef(builder, module, *math, isFloat, type, args, ulp, isa);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 
@@ -29,6 +30,10 @@ const std::vector<MathFunction>& mathFunctions();
 // Name of SLEEF's function: Sleef_expf16_u10avx512f; lanes 1 gives the scalar one.
 std::string sleefName(const MathFunction& function, bool isFloat, unsigned lanes, int ulp,
                       const SleefIsa& isa);
+
+// The function of the table `call` computes (an LLVM intrinsic, a libm or libdevice name, on
+// float or double scalars or vectors of them), with isFloat set; null for other calls.
+const MathFunction* mathFunctionCalled(const llvm::CallInst& call, bool& isFloat);
 
 // Before optimization: calls to libm (expf) and CUDA libdevice (__nv_expf)
 // functions become the LLVM intrinsic where one exists, else a call to the

@@ -7,13 +7,14 @@
 namespace tcpu::cli {
 namespace {
 
-constexpr std::array<Subcommand, 6> kSubcommands = {{
+constexpr std::array<Subcommand, 7> kSubcommands = {{
     {"compile", "compile one kernel specialization to a header and an object (AOT)", runCompile},
     {"link", "generate a dispatcher over compiled specializations", runLink},
     {"run", "load a kernel, launch it on generated or .npy inputs, write .npy outputs", runRun},
     {"info", "show the CPU, threads, LLVM and SLEEF versions, and the cache", runInfo},
     {"cache", "list or clear the compiled-kernel cache", runCache},
     {"dump", "print a module's optimized IR or assembly", runDump},
+    {"ptx", "compile a kernel module to PTX for an NVIDIA GPU", runPtx},
 }};
 
 void printOverview(std::ostream& out) {

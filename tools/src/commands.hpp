@@ -29,6 +29,7 @@ int runInfo(std::span<const std::string> arguments, Console console);
 int runRun(std::span<const std::string> arguments, Console console);
 int runCache(std::span<const std::string> arguments, Console console);
 int runDump(std::span<const std::string> arguments, Console console);
+int runPtx(std::span<const std::string> arguments, Console console);
 
 // The whole command line after the program name: dispatches to a subcommand.
 int runCli(std::span<const std::string> arguments, Console console);

@@ -1,7 +1,5 @@
 // tcpu compile: one kernel specialization to a header and a relocatable object that needs only
 // libtcpu_runtime (and SLEEF for math) to link; Triton's compile.py for the CPU.
-#include <fstream>
-#include <iterator>
 
 #include "aot_launcher.hpp"
 #include "command_support.hpp"
@@ -39,12 +37,6 @@ const CommandSpec kCompileSpec{
     1,
     1};
 
-Expected<std::string> readBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status(TCPU_ERROR_FILE_NOT_FOUND, concat("cannot read '", path, "'"));
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 struct CompileJob {
   std::string input;
   std::string kernelName;
@@ -57,7 +49,7 @@ struct CompileJob {
 
 Expected<codegen::CompiledModule> compileSpecialization(const CompileJob& job,
                                                         std::string& header) {
-  Expected<std::string> bytes = readBytes(job.input);
+  Expected<std::string> bytes = readInputFile(job.input);
   if (!bytes) return bytes.status();
   codegen::CompileOptions options;
   options.kernelName = job.kernelName;

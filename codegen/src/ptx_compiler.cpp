@@ -1,0 +1,140 @@
+#include "ptx_compiler.hpp"
+
+#include <cstdlib>
+#include <mutex>
+
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+
+#include "compiler.hpp"
+#include "gpu_services.hpp"
+#include "libdevice.hpp"
+#include "llvm_guard.hpp"
+#include "math_library.hpp"
+
+namespace tcpu::codegen {
+namespace {
+
+constexpr const char* kTriple = "nvptx64-nvidia-cuda";
+
+Expected<std::unique_ptr<llvm::TargetMachine>> nvptxMachine(const std::string& arch,
+                                                            bool fpContract) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, error);
+  if (!target)
+    return Status(TCPU_ERROR_NOT_SUPPORTED, concat("this LLVM has no NVPTX back end: ", error));
+  const std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(kTriple, "", ""));
+  const bool known = info && info->isCPUStringValid(arch);
+  if (!known || arch.rfind("sm_", 0) != 0 || std::atoi(arch.c_str() + 3) < 70)
+    return Status(TCPU_ERROR_INVALID_VALUE,
+                  concat("arch '", arch, "' is not a GPU architecture LLVM ", LLVM_VERSION_STRING,
+                         " compiles for (sm_70 and later, e.g. sm_80, sm_90)"));
+  llvm::TargetOptions options;
+  options.AllowFPOpFusion = fpContract ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      kTriple, arch, "", options, std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine) return Status(TCPU_ERROR_NOT_SUPPORTED, concat("no NVPTX target for ", arch));
+  return machine;
+}
+
+// The NVPTX back end's pipeline (NVVMReflect among its passes, which resolves libdevice's
+// __nvvm_reflect calls) at O3, without unrolling: a tl block is a loop of up to thousands of
+// iterations with a constant trip count, which NVPTX's unrolling thresholds would unroll whole
+// (minutes of compile time and megabytes of PTX for one program per thread).
+void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = false;
+  tuning.InlinerThreshold = 25;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, modules);
+}
+
+// What a PTX module may leave to the CUDA driver: device-side printf and assert.
+bool providedByCuda(const llvm::Function& function) {
+  return function.isIntrinsic() || function.getName() == "vprintf" ||
+         function.getName() == "__assertfail";
+}
+
+Status compileInto(const PtxRequest& request, PtxModule& result) {
+  llvm::LLVMContext context;
+  DiagnosticCollector diagnostics(context);
+  Expected<std::unique_ptr<llvm::Module>> parsed =
+      parseKernelModule(request.bytes, request.name, context);
+  if (!parsed) return parsed.status();
+  llvm::Module& module = **parsed;
+  Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      nvptxMachine(request.arch, request.options.fpContract);
+  if (!machine) return machine.status();
+  module.setTargetTriple(kTriple);
+  module.setDataLayout((*machine)->createDataLayout());
+  // Code written for the CPU: its CPU and features go, and its calls into the runtime become
+  // CUDA's.
+  for (llvm::Function& function : module)
+    for (const char* attribute :
+         {"target-cpu", "target-features", "tune-cpu", "min-legal-vector-width"})
+      function.removeFnAttr(attribute);
+  if (Status provided = provideGpuServices(module); !provided.ok())
+    return Status(provided.code(), concat(request.name, ": ", provided.message()));
+  canonicalizeMathCalls(module);
+  Expected<std::vector<KernelInfo>> kernels =
+      prepareKernels(module, request.options, EntryKind::CudaKernel);
+  if (!kernels)
+    return Status(kernels.status().code(), concat(request.name, ": ", kernels.status().message()));
+  result.kernels = kernels.take();
+  if (lowerMathToLibdevice(module)) {
+    Expected<std::string> path =
+        request.libdevice.empty() ? findLibdevice() : Expected<std::string>(request.libdevice);
+    if (!path) return path.status();
+    if (Status linked = linkLibdevice(module, *path); !linked.ok()) return linked;
+  }
+  optimize(module, **machine);
+  std::string unresolved;
+  for (const llvm::Function& function : module)
+    if (function.isDeclaration() && !function.use_empty() && !providedByCuda(function))
+      unresolved += concat(unresolved.empty() ? "" : ", ", function.getName().str());
+  if (!unresolved.empty())
+    return Status(
+        TCPU_ERROR_NOT_FOUND,
+        concat(request.name, ": the kernels call functions a GPU does not have: ", unresolved));
+  std::string problems;
+  llvm::raw_string_ostream out(problems);
+  if (llvm::verifyModule(module, &out))
+    return Status(TCPU_ERROR_UNKNOWN, concat("tcpu produced invalid IR (a tcpu bug): ", out.str()));
+  Expected<std::string> ptx = emitFile(module, **machine, llvm::CodeGenFileType::AssemblyFile);
+  if (!ptx) return ptx.status();
+  result.ptx = ptx.take();
+  if (diagnostics.hasErrors())
+    return Status(TCPU_ERROR_INVALID_SOURCE, concat(request.name, ": ", diagnostics.joined()));
+  return {};
+}
+
+} // namespace
+
+Expected<PtxModule> compileToPtx(const PtxRequest& request) {
+  PtxModule result;
+  Status status =
+      runGuarded("compiling the module for the GPU", [&] { return compileInto(request, result); });
+  if (!status.ok()) return status;
+  return result;
+}
+
+} // namespace tcpu::codegen
