@@ -72,6 +72,14 @@ Expected<std::unique_ptr<llvm::Module>> parseKernelModule(std::span<const std::b
   return module;
 }
 
+Status verifyProducedIr(const llvm::Module& module) {
+  std::string problems;
+  llvm::raw_string_ostream out(problems);
+  if (llvm::verifyModule(module, &out))
+    return Status(TCPU_ERROR_UNKNOWN, concat("tcpu produced invalid IR (a tcpu bug): ", out.str()));
+  return {};
+}
+
 Expected<std::string> emitFile(llvm::Module& module, llvm::TargetMachine& machine,
                                llvm::CodeGenFileType type) {
   llvm::SmallVector<char, 0> buffer;
@@ -211,10 +219,7 @@ Status compileInto(const CompileRequest& request, CompiledModule& result) {
   // After optimization, so that the checks guard the vectorized accesses that run.
   if (request.options.checkBounds) instrumentBoundsChecks(module, result.kernels);
   lowerMathToSleef(module, isa, request.options.mathUlp);
-  std::string problems;
-  llvm::raw_string_ostream out(problems);
-  if (llvm::verifyModule(module, &out))
-    return Status(TCPU_ERROR_UNKNOWN, concat("tcpu produced invalid IR (a tcpu bug): ", out.str()));
+  if (Status valid = verifyProducedIr(module); !valid.ok()) return valid;
   if (request.withTexts) {
     result.optimizedIr = print(module);
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(module);

@@ -56,6 +56,9 @@ Expected<CompiledModule> compileModule(const CompileRequest& request);
 Expected<std::unique_ptr<llvm::Module>> parseKernelModule(std::span<const std::byte> bytes,
                                                           const std::string& name,
                                                           llvm::LLVMContext& context);
+// TCPU_ERROR_UNKNOWN with LLVM's verifier's findings when what tcpu made of a module is not
+// valid IR (a tcpu bug), before code generation could crash on it.
+Status verifyProducedIr(const llvm::Module& module);
 // Assembly or an object file of `module` for `machine`.
 Expected<std::string> emitFile(llvm::Module& module, llvm::TargetMachine& machine,
                                llvm::CodeGenFileType type);

@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <mutex>
 
-#include <llvm/IR/Verifier.h>
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -115,10 +114,7 @@ Status compileInto(const PtxRequest& request, PtxModule& result) {
     return Status(
         TCPU_ERROR_NOT_FOUND,
         concat(request.name, ": the kernels call functions a GPU does not have: ", unresolved));
-  std::string problems;
-  llvm::raw_string_ostream out(problems);
-  if (llvm::verifyModule(module, &out))
-    return Status(TCPU_ERROR_UNKNOWN, concat("tcpu produced invalid IR (a tcpu bug): ", out.str()));
+  if (Status valid = verifyProducedIr(module); !valid.ok()) return valid;
   Expected<std::string> ptx = emitFile(module, **machine, llvm::CodeGenFileType::AssemblyFile);
   if (!ptx) return ptx.status();
   result.ptx = ptx.take();
