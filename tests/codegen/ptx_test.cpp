@@ -113,8 +113,8 @@ TEST_P(TutorialPtx, EachKernelIsACudaKernelOfOneThreadPerBlock) {
 INSTANTIATE_TEST_SUITE_P(Tutorials, TutorialPtx,
                          testing::Values("vector_add", "softmax", "matmul", "dropout", "layer_norm",
                                          "attention", "extern_math", "grouped_gemm"),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           return info.param;
+                         [](const testing::TestParamInfo<std::string>& tutorialParam) {
+                           return tutorialParam.param;
                          });
 
 TEST(Ptx, SignaturesSpecializeAsOnTheCpu) {
