@@ -47,9 +47,9 @@ Expected<std::unique_ptr<llvm::TargetMachine>> nvptxMachine(const std::string& a
 }
 
 // The NVPTX back end's pipeline (NVVMReflect among its passes, which resolves libdevice's
-// __nvvm_reflect calls) at O3, without unrolling: a tl block is a loop of up to thousands of
-// iterations with a constant trip count, which NVPTX's unrolling thresholds would unroll whole
-// (minutes of compile time and megabytes of PTX for one program per thread).
+// __nvvm_reflect calls) at O3, without unrolling: a tl block is a loop with a constant trip
+// count that NVPTX's thresholds unroll, for a block run by one thread (measured on attention:
+// 11.4 s and 981 KB of PTX unrolled, 3.8 s and 485 KB not).
 void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
@@ -57,7 +57,6 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
   llvm::ModuleAnalysisManager modules;
   llvm::PipelineTuningOptions tuning;
   tuning.LoopUnrolling = false;
-  tuning.InlinerThreshold = 25;
   llvm::PassBuilder builder(&machine, tuning);
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgscc);
@@ -67,10 +66,9 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
   builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, modules);
 }
 
-// What a PTX module may leave to the CUDA driver: device-side printf and assert.
+// What a PTX module may leave to the CUDA driver: the device-side assert.
 bool providedByCuda(const llvm::Function& function) {
-  return function.isIntrinsic() || function.getName() == "vprintf" ||
-         function.getName() == "__assertfail";
+  return function.isIntrinsic() || function.getName() == "__assertfail";
 }
 
 Status compileInto(const PtxRequest& request, PtxModule& result) {
