@@ -7,7 +7,8 @@
 #
 # Environment: TCPU_FUZZ_BUILD_DIR (default build-fuzz), TCPU_FUZZ_JOBS (ninja -j, default: all
 # cores), TCPU_FUZZ_KEEP_CORPUS=DIR (keep the grown corpora there instead of discarding them),
-# TCPU_FUZZ_SEED=N (libFuzzer's -seed: the same mutations each run; default: a random seed).
+# TCPU_FUZZ_SEED=N (libFuzzer's -seed, and a fixed number of inputs per target instead of a time:
+# the same inputs each run, on any machine; default: a random seed, SECONDS of fuzzing).
 #
 # Prints per target the executions per second and the coverage (libFuzzer's final cov:/ft:),
 # and exits non-zero if any target crashed, leaked, timed out or ran out of memory, naming the
@@ -58,6 +59,23 @@ fuzz_leaks() {
   case "$1" in
     ir | module) echo 0 ;;
     *) echo 1 ;;
+  esac
+}
+# Inputs per second each target runs at on the CI machine (2 cores, ASan+UBSan; measured from
+# its logs, rounded down). With TCPU_FUZZ_SEED set, a target runs for SECONDS times this many
+# inputs rather than for SECONDS: the same seed then gives the same inputs on any machine, so
+# a failure in CI reproduces with the same command (a time limit cuts the sequence wherever
+# the machine's speed puts it). Twice SECONDS stays the limit on time.
+inputs_per_second() {
+  case "$1" in
+    signature) echo 30000 ;;
+    grid) echo 35000 ;;
+    linker_line) echo 60000 ;;
+    npy) echo 80000 ;;
+    command_line) echo 20000 ;;
+    cache_entry) echo 80000 ;;
+    ir) echo 900 ;;
+    module) echo 250 ;;
   esac
 }
 unit_timeout() {
@@ -126,14 +144,24 @@ for t in "${targets[@]}"; do
   rm -rf "$artifacts"
   mkdir -p "$artifacts"
   log="$work/$t.log"
-  echo "== fuzz_$t: ${seconds} s over $(ls "$corpus" | wc -l) seeds"
+  if [ -n "${TCPU_FUZZ_SEED:-}" ]; then
+    echo "== fuzz_$t: $((seconds * $(inputs_per_second "$t"))) inputs from seed $TCPU_FUZZ_SEED" \
+      "(at most $((2 * seconds)) s) over $(ls "$corpus" | wc -l) seeds"
+  else
+    echo "== fuzz_$t: ${seconds} s over $(ls "$corpus" | wc -l) seeds"
+  fi
+  if [ -n "${TCPU_FUZZ_SEED:-}" ]; then
+    bound=(-seed="$TCPU_FUZZ_SEED" -runs="$((seconds * $(inputs_per_second "$t")))"
+      -max_total_time="$((2 * seconds))")
+  else
+    bound=(-max_total_time="$seconds")
+  fi
   status=0
   # In a private directory (temporary files of the module loader included), so that nothing
   # is written elsewhere.
   (cd "$work/tmp/$t" && TMPDIR="$work/tmp/$t" "$build/tests/fuzz/fuzz_$t" \
-    -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout="$(unit_timeout "$t")" \
+    "${bound[@]}" -max_len="$(max_len "$t")" -timeout="$(unit_timeout "$t")" \
     -rss_limit_mb=4096 -print_final_stats=1 -detect_leaks="$(fuzz_leaks "$t")" \
-    ${TCPU_FUZZ_SEED:+-seed="$TCPU_FUZZ_SEED"} \
     -artifact_prefix="$artifacts/" "$corpus") >"$log" 2>&1 || status=$?
   if [ "$status" -eq 0 ] && [ "$(fuzz_leaks "$t")" = 0 ]; then
     inputs=()
@@ -163,6 +191,9 @@ for t in "${targets[@]}"; do
     failed+=("$t")
   else
     rmdir "$artifacts" 2>/dev/null || true
+  fi
+  if grep -q 'fuzzed for .* seconds, wrapping up' "$log" && [ -n "${TCPU_FUZZ_SEED:-}" ]; then
+    line+="  (stopped at the time limit: fewer inputs than asked, not reproducible)"
   fi
   echo "   $line"
   summary+=("$line")

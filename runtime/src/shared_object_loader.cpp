@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "dlopen_probe.hpp"
+
 // ELF images are checked before dlopen where the layout is the one this code knows.
 #if defined(__linux__) && defined(__LP64__) && (defined(__x86_64__) || defined(__aarch64__))
 #define TCPU_CHECK_ELF_IMAGES 1
@@ -45,6 +47,7 @@ private:
 };
 
 Expected<std::unique_ptr<LoadedModule>> openShared(const std::string& path) {
+  if (Status probed = probeDlopen(path); !probed.ok()) return probed;
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* why = dlerror();

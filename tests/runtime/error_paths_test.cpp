@@ -120,6 +120,61 @@ TEST_F(ErrorPaths, FilesThatAreNotModules) {
   std::filesystem::remove(truncated);
 }
 
+// The dynamic loader ends the process on what it cannot handle (a fault, or its assertions'
+// exit with status 127); tcpu opens a shared object in a probe process first, so such an image
+// is refused instead. A module whose initializer does the same stands in for a damaged image
+// (tests/fuzz/regressions/module holds real ones, found by fuzz_module).
+#if defined(__linux__)
+class InitializerScope {
+public:
+  explicit InitializerScope(const char* what) { ::setenv("TCPU_TEST_INITIALIZER", what, 1); }
+  ~InitializerScope() { ::unsetenv("TCPU_TEST_INITIALIZER"); }
+  InitializerScope(const InitializerScope&) = delete;
+  InitializerScope& operator=(const InitializerScope&) = delete;
+};
+
+TEST_F(ErrorPaths, ImageWhoseLoadingEndsTheProcessIsRefused) {
+  tcpuModule m = nullptr;
+  {
+    const InitializerScope scope("segv");
+    EXPECT_TCPU_ERROR(tcpuModuleLoad(&m, TCPU_TEST_FAULTING_INITIALIZER_PATH),
+                      TCPU_ERROR_INVALID_IMAGE, "ended a probe process (signal SIGSEGV)");
+  }
+  {
+    const InitializerScope scope("ld_so_exit");
+    EXPECT_TCPU_ERROR(
+        tcpuModuleLoad(&m, TCPU_TEST_FAULTING_INITIALIZER_PATH), TCPU_ERROR_INVALID_IMAGE,
+        "(exit status 127): Inconsistency detected by ld.so: test: Assertion failed!");
+  }
+  // The same module loads and runs when its initializer returns.
+  ASSERT_TCPU(tcpuModuleLoad(&m, TCPU_TEST_FAULTING_INITIALIZER_PATH));
+  tcpuFunction f;
+  ASSERT_TCPU(tcpuModuleGetFunction(&f, m, "initializer_module_kernel"));
+  uint32_t out = 0;
+  uint32_t* outPtr = &out;
+  void* kernelParams[] = {&outPtr};
+  ASSERT_TCPU(tcpuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, kernelParams, nullptr));
+  EXPECT_EQ(out, 11u);
+  ASSERT_TCPU(tcpuModuleUnload(m));
+}
+
+// Without the probe (TCPU_DLOPEN_PROBE=0) the same load ends the process: the probe is what
+// keeps it alive.
+TEST(ErrorPathsDeathTest, WithoutTheProbeTheLoaderEndsTheProcess) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        ::setenv("TCPU_DLOPEN_PROBE", "0", 1);
+        ::setenv("TCPU_TEST_INITIALIZER", "ld_so_exit", 1);
+        tcpuModule m = nullptr;
+        if (tcpuInit(0) == TCPU_SUCCESS)
+          (void)tcpuModuleLoad(&m, TCPU_TEST_FAULTING_INITIALIZER_PATH);
+        std::_Exit(0);
+      },
+      testing::ExitedWithCode(127), "Inconsistency detected by ld.so");
+}
+#endif
+
 TEST_F(ErrorPaths, WrongParameterCount) {
   const tcpuFunction f = function("count_programs");
   void* threeOfFive[] = {TCPU_LAUNCH_PARAM_COUNT, reinterpret_cast<void*>(uintptr_t{3}),

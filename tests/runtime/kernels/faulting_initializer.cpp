@@ -1,0 +1,34 @@
+// A module whose initializer ends the process when TCPU_TEST_INITIALIZER asks it to, as the
+// dynamic loader does on a damaged image: "segv" faults, "ld_so_exit" prints the loader's
+// message and exits with its status 127. Otherwise it loads like any module.
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "tcpu/kernel.hpp"
+
+namespace {
+
+__attribute__((constructor)) void faultWhenAsked() {
+  const char* what = std::getenv("TCPU_TEST_INITIALIZER");
+  if (!what) return;
+  // Raised rather than caused: a store through a wild pointer is a UBSan report (and an
+  // abort) in the sanitizer builds, not a fault.
+  if (std::strcmp(what, "segv") == 0) std::raise(SIGSEGV);
+  if (std::strcmp(what, "ld_so_exit") == 0) {
+    const char message[] = "Inconsistency detected by ld.so: test: Assertion failed!\n";
+    [[maybe_unused]] const ssize_t written = write(STDERR_FILENO, message, sizeof message - 1);
+    _exit(127);
+  }
+}
+
+} // namespace
+
+void initializer_module_kernel(uint32_t* out, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
+                               uint32_t) {
+  *out = 11;
+}
+TCPU_EXPORT_KERNEL(initializer_module_kernel)
