@@ -86,10 +86,6 @@ bool probeDisabled() {
 
 } // namespace
 
-bool dlopenProbeAvailable() {
-  return true;
-}
-
 Status probeDlopen(const std::string& path) {
   if (probeDisabled()) return {};
   int pipeEnds[2];
@@ -128,10 +124,6 @@ Status probeDlopen(const std::string& path) {
 }
 
 #else
-
-bool dlopenProbeAvailable() {
-  return false;
-}
 
 Status probeDlopen(const std::string&) {
   return {};

@@ -8,11 +8,9 @@
 
 namespace tcpu::detail {
 
-// True where probing is implemented (Linux): elsewhere probeDlopen returns success at once.
-bool dlopenProbeAvailable();
-
-// Forks, and dlopens `path` (RTLD_NOW | RTLD_LOCAL) in the child. The dynamic loader trusts the
-// file and ends the process on what it cannot handle: it asserts and exits with status 127
+// Linux (elsewhere it returns success at once): forks, and dlopens `path` (RTLD_NOW | RTLD_LOCAL)
+// in the child. The dynamic loader trusts the file and ends the process on what it cannot handle:
+// it asserts and exits with status 127
 // ("Inconsistency detected by ld.so") or faults while mapping and relocating. The checks of
 // shared_object_loader.cpp catch what is known; the probe catches the rest, so that a damaged
 // image is refused with TCPU_ERROR_INVALID_IMAGE (carrying what the loader printed) instead of
