@@ -71,6 +71,22 @@ bool providedByCuda(const llvm::Function& function) {
   return function.isIntrinsic() || function.getName() == "__assertfail";
 }
 
+// The line before the PTX that tells the runtime's CUDA backend each kernel's parameter names and
+// types (PTX itself has only sizes), so that launches are checked as on the CPU:
+//   // tcpu.kernel add_kernel x_ptr:*fp32 y_ptr:*fp32 output_ptr:*fp32 n_elements:i32
+std::string kernelLine(const KernelInfo& kernel) {
+  std::string line = concat("// tcpu.kernel ", kernel.entrySymbol);
+  for (size_t i = 0; i < kernel.params.size(); ++i) {
+    const tcpuParamDesc& param = kernel.params[i];
+    const std::string& name = i < kernel.paramNames.size() ? kernel.paramNames[i] : std::string();
+    const bool pointer = param.type == TCPU_TYPE_PTR;
+    const auto type = static_cast<tcpuDataType>(pointer ? param.pointee : param.type);
+    line += concat(" ", name.empty() ? "-" : name, ":", pointer ? "*" : "",
+                   type == TCPU_TYPE_UNKNOWN ? "?" : tcpuDataTypeName(type));
+  }
+  return line + "\n";
+}
+
 Status compileInto(const PtxRequest& request, PtxModule& result) {
   llvm::LLVMContext context;
   DiagnosticCollector diagnostics(context);
@@ -115,7 +131,9 @@ Status compileInto(const PtxRequest& request, PtxModule& result) {
   if (Status valid = verifyProducedIr(module); !valid.ok()) return valid;
   Expected<std::string> ptx = emitFile(module, **machine, llvm::CodeGenFileType::AssemblyFile);
   if (!ptx) return ptx.status();
-  result.ptx = ptx.take();
+  for (const KernelInfo& kernel : result.kernels)
+    result.ptx += kernelLine(kernel);
+  result.ptx += ptx.take();
   if (diagnostics.hasErrors())
     return Status(TCPU_ERROR_INVALID_SOURCE, concat(request.name, ": ", diagnostics.joined()));
   return {};

@@ -21,6 +21,8 @@ constexpr ResultText kResultTexts[] = {
     {TCPU_ERROR_NO_DEVICE, "TCPU_ERROR_NO_DEVICE", "no such device"},
     {TCPU_ERROR_INVALID_DEVICE, "TCPU_ERROR_INVALID_DEVICE", "invalid device ordinal"},
     {TCPU_ERROR_INVALID_IMAGE, "TCPU_ERROR_INVALID_IMAGE", "not a valid tcpu module image"},
+    {TCPU_ERROR_INVALID_CONTEXT, "TCPU_ERROR_INVALID_CONTEXT",
+     "the context was destroyed, or the object belongs to another context"},
     {TCPU_ERROR_INVALID_SOURCE, "TCPU_ERROR_INVALID_SOURCE", "invalid kernel source"},
     {TCPU_ERROR_FILE_NOT_FOUND, "TCPU_ERROR_FILE_NOT_FOUND", "file not found"},
     {TCPU_ERROR_OPERATING_SYSTEM, "TCPU_ERROR_OPERATING_SYSTEM", "an OS call failed"},

@@ -54,6 +54,16 @@ public:
     return all;
   }
 
+  // The handles of the objects `matches` accepts.
+  template <class Predicate>
+  std::vector<Handle> handlesWhere(Predicate matches) const {
+    std::shared_lock lock(mutex_);
+    std::vector<Handle> handles;
+    for (const auto& [id, object] : objects_)
+      if (matches(*object)) handles.push_back(toHandle(id));
+    return handles;
+  }
+
 private:
   static Handle toHandle(uint64_t id) {
     return reinterpret_cast<Handle>(static_cast<uintptr_t>(id));

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "context.hpp"
 #include "error.hpp"
 #include "grid_runner.hpp"
 #include "param_layout.hpp"
@@ -155,6 +156,16 @@ extern "C" tcpuResult tcpuLaunchKernel(tcpuFunction f, unsigned int gridDimX, un
                   " is not a valid function handle (null, unloaded with its module, or another "
                   "kind of handle)");
     const std::string& name = function->name;
+    if (std::shared_ptr<CudaContext> cuda = currentCuda(); function->module->cuda || cuda) {
+      if (!function->module->cuda)
+        return reportAs(kApi, wrongContext(concat("kernel '", name, "'"), nullptr));
+      if (!cuda)
+        return reportAs(kApi, wrongContext(concat("kernel '", name, "'"), function->module->cuda.get()));
+      const unsigned grid[3] = {gridDimX, gridDimY, gridDimZ};
+      const unsigned block[3] = {blockDimX, blockDimY, blockDimZ};
+      return reportAs(kApi, cuda->launch(*function, grid, block, sharedMemBytes, hStream,
+                                         kernelParams, extra));
+    }
     if (blockDimX == 0 || blockDimY == 0 || blockDimZ == 0)
       return fail(TCPU_ERROR_INVALID_VALUE, kApi, ": kernel '", name, "': block dimensions (",
                   blockDimX, ", ", blockDimY, ", ", blockDimZ,

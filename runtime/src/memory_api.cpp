@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "context.hpp"
 #include "error.hpp"
 #include "runtime_state.hpp"
 
@@ -57,6 +58,12 @@ extern "C" {
 tcpuResult tcpuMemAlloc(tcpuDeviceptr* dptr, size_t bytesize) {
   return initializedApi("tcpuMemAlloc", [&] {
     if (!dptr) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuMemAlloc: dptr is NULL");
+    if (std::shared_ptr<CudaContext> cuda = currentCuda()) {
+      Expected<tcpuDeviceptr> allocated = cuda->memAlloc(bytesize);
+      if (!allocated) return reportAs("tcpuMemAlloc", allocated.status());
+      *dptr = *allocated;
+      return TCPU_SUCCESS;
+    }
     Expected<uintptr_t> address = runtime().memory.allocate(bytesize);
     if (!address)
       return fail(address.status().code(), "tcpuMemAlloc: ", address.status().message());
@@ -68,6 +75,8 @@ tcpuResult tcpuMemAlloc(tcpuDeviceptr* dptr, size_t bytesize) {
 tcpuResult tcpuMemFree(tcpuDeviceptr dptr) {
   return initializedApi("tcpuMemFree", [&] {
     if (dptr == 0) return TCPU_SUCCESS; // as free(NULL)
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuMemFree", cuda->memFree(dptr));
     runtime().streams.waitForAll();
     Status released = runtime().memory.release(dptr);
     return released.ok() ? TCPU_SUCCESS
@@ -86,6 +95,8 @@ tcpuResult tcpuMemcpyDtoH(void* dstHost, tcpuDeviceptr srcDevice, size_t byteCou
 tcpuResult tcpuMemcpyHtoDAsync(tcpuDeviceptr dstDevice, const void* srcHost, size_t byteCount,
                                tcpuStream hStream) {
   return initializedApi("tcpuMemcpyHtoD", [&] {
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuMemcpyHtoD", cuda->memcpyHtoD(dstDevice, srcHost, byteCount, hStream));
     return transfer(
         "tcpuMemcpyHtoD", hStream,
         {hostPointer(srcHost, "srcHost", byteCount),
@@ -104,6 +115,8 @@ tcpuResult tcpuMemcpyHtoDAsync(tcpuDeviceptr dstDevice, const void* srcHost, siz
 tcpuResult tcpuMemcpyDtoHAsync(void* dstHost, tcpuDeviceptr srcDevice, size_t byteCount,
                                tcpuStream hStream) {
   return initializedApi("tcpuMemcpyDtoH", [&] {
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuMemcpyDtoH", cuda->memcpyDtoH(dstHost, srcDevice, byteCount, hStream));
     return transfer(
         "tcpuMemcpyDtoH", hStream,
         {hostPointer(dstHost, "dstHost", byteCount),
@@ -115,6 +128,8 @@ tcpuResult tcpuMemcpyDtoHAsync(void* dstHost, tcpuDeviceptr srcDevice, size_t by
 
 tcpuResult tcpuMemcpyDtoD(tcpuDeviceptr dstDevice, tcpuDeviceptr srcDevice, size_t byteCount) {
   return initializedApi("tcpuMemcpyDtoD", [&] {
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuMemcpyDtoD", cuda->memcpyDtoD(dstDevice, srcDevice, byteCount));
     return transfer("tcpuMemcpyDtoD",
                     {runtime().memory.checkRange(dstDevice, byteCount, "dstDevice"),
                      runtime().memory.checkRange(srcDevice, byteCount, "srcDevice")},
@@ -124,6 +139,8 @@ tcpuResult tcpuMemcpyDtoD(tcpuDeviceptr dstDevice, tcpuDeviceptr srcDevice, size
 
 tcpuResult tcpuMemsetD8(tcpuDeviceptr dstDevice, unsigned char uc, size_t n) {
   return initializedApi("tcpuMemsetD8", [&] {
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuMemsetD8", cuda->memsetD8(dstDevice, uc, n));
     return transfer("tcpuMemsetD8", {runtime().memory.checkRange(dstDevice, n, "dstDevice")},
                     [=] { std::memset(toPointer(dstDevice), uc, n); });
   });
@@ -131,6 +148,8 @@ tcpuResult tcpuMemsetD8(tcpuDeviceptr dstDevice, unsigned char uc, size_t n) {
 
 tcpuResult tcpuMemsetD32(tcpuDeviceptr dstDevice, unsigned int ui, size_t n) {
   return initializedApi("tcpuMemsetD32", [&] {
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuMemsetD32", cuda->memsetD32(dstDevice, ui, n));
     if (dstDevice % 4 != 0)
       return fail(TCPU_ERROR_INVALID_VALUE, "tcpuMemsetD32: dstDevice=0x", std::hex, dstDevice,
                   " is not 4-byte aligned");
@@ -151,6 +170,8 @@ tcpuResult tcpuMemHostRegister(void* p, size_t bytesize, unsigned int flags) {
     if ((flags & ~kKnownFlags) != 0)
       return fail(TCPU_ERROR_INVALID_VALUE, "tcpuMemHostRegister: flags=0x", std::hex, flags,
                   " has bits other than TCPU_MEMHOSTREGISTER_PORTABLE and _DEVICEMAP");
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuMemHostRegister", cuda->hostRegister(p, bytesize, flags));
     Status registered = runtime().memory.registerHost(reinterpret_cast<uintptr_t>(p), bytesize);
     return registered.ok() ? TCPU_SUCCESS
                            : fail(registered.code(), "tcpuMemHostRegister: ", registered.message());
@@ -159,6 +180,8 @@ tcpuResult tcpuMemHostRegister(void* p, size_t bytesize, unsigned int flags) {
 
 tcpuResult tcpuMemHostUnregister(void* p) {
   return initializedApi("tcpuMemHostUnregister", [&] {
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuMemHostUnregister", cuda->hostUnregister(p));
     Status removed = runtime().memory.unregisterHost(reinterpret_cast<uintptr_t>(p));
     return removed.ok() ? TCPU_SUCCESS
                         : fail(removed.code(), "tcpuMemHostUnregister: ", removed.message());

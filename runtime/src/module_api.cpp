@@ -4,8 +4,10 @@
 #include <system_error>
 #include <vector>
 
+#include "context.hpp"
 #include "error.hpp"
 #include "linked_kernels_module.hpp"
+#include "ptx_image.hpp"
 #include "runtime_state.hpp"
 
 using namespace tcpu;
@@ -49,8 +51,10 @@ Expected<std::vector<JitOption>> collectOptions(unsigned int numOptions, tcpuJit
   return collected;
 }
 
-tcpuModule publishModule(std::string origin, std::unique_ptr<LoadedModule> image) {
+tcpuModule publishModule(std::string origin, std::unique_ptr<LoadedModule> image,
+                         std::shared_ptr<CudaContext> cuda = nullptr) {
   auto object = std::make_shared<Module>();
+  object->cuda = std::move(cuda);
   object->origin = std::move(origin);
   object->image = std::move(image);
   return runtime().modules.insert(std::move(object));
@@ -60,12 +64,19 @@ tcpuResult loadModule(const char* api, tcpuModule* module, const ModuleSource& s
   if (source.bytes.empty())
     return fail(TCPU_ERROR_INVALID_IMAGE, api, ": ", source.path.empty() ? "image" : source.path,
                 " is empty");
-  auto image = runtime().loaders.load(source);
+  const std::shared_ptr<CudaContext> cuda = currentCuda();
+  if (!cuda && classifyGpuImage(source.bytes) != GpuImageKind::NotGpu)
+    return fail(TCPU_ERROR_INVALID_IMAGE, api, ": ",
+                source.path.empty() ? std::string("image") : "'" + source.path + "'",
+                " is GPU code (PTX or a cubin) but the current context is the CPU's: load it on a "
+                "CUDA context (tcpuCtxCreate(&ctx, TCPU_BACKEND_CUDA, 0))");
+  auto image = cuda ? cuda->loadModule(source) : runtime().loaders.load(source);
   if (!image)
     return fail(image.status().code(), api, ": ",
                 source.path.empty() ? std::string("image") : "'" + source.path + "'", ": ",
                 image.status().message());
-  *module = publishModule(source.path.empty() ? "<memory image>" : source.path, image.take());
+  *module =
+      publishModule(source.path.empty() ? "<memory image>" : source.path, image.take(), cuda);
   return TCPU_SUCCESS;
 }
 
@@ -148,6 +159,11 @@ tcpuResult tcpuModuleLoadKernels(tcpuModule* module, const tcpuKernelDesc* const
     if (!module) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadKernels: module is NULL");
     if (!kernels) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadKernels: kernels is NULL");
     if (count == 0) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadKernels: count is 0");
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return fail(TCPU_ERROR_NOT_SUPPORTED,
+                  "tcpuModuleLoadKernels: kernels linked into the program are CPU code, but the "
+                  "current context is ",
+                  cuda->description());
     auto image = linkedKernelsModule({kernels, count});
     if (!image)
       return fail(image.status().code(), "tcpuModuleLoadKernels: ", image.status().message());
@@ -215,7 +231,8 @@ tcpuResult tcpuModuleGetFunction(tcpuFunction* function, tcpuModule module, cons
     if (!desc)
       return fail(TCPU_ERROR_NOT_FOUND, "tcpuModuleGetFunction: module ", object->origin,
                   " has no kernel named '", name, "'");
-    if (Status valid = checkDescriptor(*desc, name, *object); !valid.ok())
+    if (Status valid = object->cuda ? Status() : checkDescriptor(*desc, name, *object);
+        !valid.ok())
       return fail(valid.code(), "tcpuModuleGetFunction: ", valid.message());
     auto entry = std::make_shared<Function>(Function{object, desc, name});
     *function = object->functions[name] = runtime().functions.insert(std::move(entry));

@@ -11,7 +11,10 @@
 
 namespace tcpu::detail {
 
+class CudaContext;
+
 struct Module {
+  std::shared_ptr<CudaContext> cuda; // the CUDA context it was loaded on; null: the CPU
   std::string origin; // the path, or "<memory image>", for messages
   std::unique_ptr<LoadedModule> image;
 

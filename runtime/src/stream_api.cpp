@@ -1,6 +1,7 @@
 // tcpuStream* and tcpuEvent* entry points.
 #include <chrono>
 
+#include "context.hpp"
 #include "error.hpp"
 #include "runtime_state.hpp"
 
@@ -29,6 +30,12 @@ tcpuResult tcpuStreamCreate(tcpuStream* stream, unsigned int flags) {
     if (flags & ~static_cast<unsigned int>(TCPU_STREAM_NON_BLOCKING))
       return fail(TCPU_ERROR_INVALID_VALUE, "tcpuStreamCreate: flags=", flags,
                   " (only TCPU_STREAM_NON_BLOCKING is defined)");
+    if (std::shared_ptr<CudaContext> cuda = currentCuda()) {
+      Expected<tcpuStream> created = cuda->streamCreate(flags);
+      if (!created) return reportAs("tcpuStreamCreate", created.status());
+      *stream = *created;
+      return TCPU_SUCCESS;
+    }
     *stream = runtime().streams.create(flags);
     return TCPU_SUCCESS;
   });
@@ -36,6 +43,8 @@ tcpuResult tcpuStreamCreate(tcpuStream* stream, unsigned int flags) {
 
 tcpuResult tcpuStreamDestroy(tcpuStream stream) {
   return initializedApi("tcpuStreamDestroy", [&] {
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuStreamDestroy", cuda->streamDestroy(stream));
     std::shared_ptr<Stream> object = runtime().streams.find(stream);
     if (!object) return invalidStream("tcpuStreamDestroy", stream);
     if (object->isCurrentThreadWorker())
@@ -49,6 +58,8 @@ tcpuResult tcpuStreamDestroy(tcpuStream stream) {
 
 tcpuResult tcpuStreamSynchronize(tcpuStream stream) {
   return initializedApi("tcpuStreamSynchronize", [&] {
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuStreamSynchronize", cuda->streamSynchronize(stream));
     if (!stream) {
       runtime().streams.waitForBlocking();
       return TCPU_SUCCESS;
@@ -67,6 +78,12 @@ tcpuResult tcpuStreamSynchronize(tcpuStream stream) {
 
 tcpuResult tcpuStreamQuery(tcpuStream stream) {
   return initializedApi("tcpuStreamQuery", [&] {
+    if (std::shared_ptr<CudaContext> cuda = currentCuda()) {
+      const Status status = cuda->streamQuery(stream);
+      return status.code() == TCPU_ERROR_NOT_READY
+                 ? fail(TCPU_ERROR_NOT_READY, "tcpuStreamQuery: work is still queued")
+                 : reportAs("tcpuStreamQuery", status);
+    }
     if (!stream) return TCPU_SUCCESS; // the null stream is synchronous
     std::shared_ptr<Stream> object = runtime().streams.find(stream);
     if (!object) return invalidStream("tcpuStreamQuery", stream);
@@ -82,6 +99,12 @@ tcpuResult tcpuEventCreate(tcpuEvent* event, unsigned int flags) {
     if (flags & ~known)
       return fail(TCPU_ERROR_INVALID_VALUE, "tcpuEventCreate: flags=", flags,
                   " (defined: TCPU_EVENT_BLOCKING_SYNC 1, TCPU_EVENT_DISABLE_TIMING 2)");
+    if (std::shared_ptr<CudaContext> cuda = currentCuda()) {
+      Expected<tcpuEvent> created = cuda->eventCreate(flags);
+      if (!created) return reportAs("tcpuEventCreate", created.status());
+      *event = *created;
+      return TCPU_SUCCESS;
+    }
     *event =
         runtime().events.insert(std::make_shared<Event>((flags & TCPU_EVENT_DISABLE_TIMING) == 0));
     return TCPU_SUCCESS;
@@ -90,6 +113,8 @@ tcpuResult tcpuEventCreate(tcpuEvent* event, unsigned int flags) {
 
 tcpuResult tcpuEventRecord(tcpuEvent event, tcpuStream stream) {
   return initializedApi("tcpuEventRecord", [&] {
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuEventRecord", cuda->eventRecord(event, stream));
     RuntimeState& state = runtime();
     std::shared_ptr<Event> object = state.events.find(event);
     if (!object) return invalidEvent("tcpuEventRecord", "event", event);
@@ -111,6 +136,8 @@ tcpuResult tcpuEventRecord(tcpuEvent event, tcpuStream stream) {
 
 tcpuResult tcpuEventQuery(tcpuEvent event) {
   return initializedApi("tcpuEventQuery", [&] {
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuEventQuery", cuda->eventQuery(event));
     std::shared_ptr<Event> object = runtime().events.find(event);
     if (!object) return invalidEvent("tcpuEventQuery", "event", event);
     return object->reached() ? TCPU_SUCCESS
@@ -120,6 +147,8 @@ tcpuResult tcpuEventQuery(tcpuEvent event) {
 
 tcpuResult tcpuEventSynchronize(tcpuEvent event) {
   return initializedApi("tcpuEventSynchronize", [&] {
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuEventSynchronize", cuda->eventSynchronize(event));
     std::shared_ptr<Event> object = runtime().events.find(event);
     if (!object) return invalidEvent("tcpuEventSynchronize", "event", event);
     object->wait();
@@ -130,6 +159,8 @@ tcpuResult tcpuEventSynchronize(tcpuEvent event) {
 tcpuResult tcpuEventElapsedTime(float* milliseconds, tcpuEvent start, tcpuEvent end) {
   return initializedApi("tcpuEventElapsedTime", [&] {
     constexpr const char* kApi = "tcpuEventElapsedTime";
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs(kApi, cuda->eventElapsedTime(milliseconds, start, end));
     if (!milliseconds) return fail(TCPU_ERROR_INVALID_VALUE, kApi, ": milliseconds is NULL");
     std::shared_ptr<Event> first = runtime().events.find(start);
     if (!first) return invalidEvent(kApi, "start", start);
@@ -154,6 +185,8 @@ tcpuResult tcpuStreamWaitEvent(tcpuStream stream, tcpuEvent event, unsigned int 
   return initializedApi("tcpuStreamWaitEvent", [&] {
     constexpr const char* kApi = "tcpuStreamWaitEvent";
     if (flags != 0) return fail(TCPU_ERROR_INVALID_VALUE, kApi, ": flags=", flags, " must be 0");
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs(kApi, cuda->streamWaitEvent(stream, event));
     RuntimeState& state = runtime();
     std::shared_ptr<Event> object = state.events.find(event);
     if (!object) return invalidEvent(kApi, "event", event);
@@ -176,6 +209,8 @@ tcpuResult tcpuStreamWaitEvent(tcpuStream stream, tcpuEvent event, unsigned int 
 
 tcpuResult tcpuEventDestroy(tcpuEvent event) {
   return initializedApi("tcpuEventDestroy", [&] {
+    if (std::shared_ptr<CudaContext> cuda = currentCuda())
+      return reportAs("tcpuEventDestroy", cuda->eventDestroy(event));
     // A record still queued keeps its own reference, so this never waits.
     if (!runtime().events.remove(event)) return invalidEvent("tcpuEventDestroy", "event", event);
     return TCPU_SUCCESS;

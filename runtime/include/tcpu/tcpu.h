@@ -36,6 +36,7 @@ typedef enum tcpuResult {
   TCPU_ERROR_NO_DEVICE = 100,
   TCPU_ERROR_INVALID_DEVICE = 101,
   TCPU_ERROR_INVALID_IMAGE = 200,
+  TCPU_ERROR_INVALID_CONTEXT = 201, /* a destroyed context, or an object of another context */
   TCPU_ERROR_INVALID_SOURCE = 300,
   TCPU_ERROR_FILE_NOT_FOUND = 301,
   TCPU_ERROR_OPERATING_SYSTEM = 304,
@@ -90,6 +91,54 @@ TCPU_API tcpuResult tcpuDeviceGetName(char* name, int len, tcpuDevice dev);
 /* Space-separated ISA features relevant to code generation, e.g. "avx2 fma avx512f". */
 TCPU_API tcpuResult tcpuDeviceGetFeatures(char* features, int len, tcpuDevice dev);
 TCPU_API tcpuResult tcpuDeviceGetAttribute(int* value, tcpuDeviceAttribute attrib, tcpuDevice dev);
+
+/* ---- Contexts ------------------------------------------------------------ */
+
+/* A context is where modules, functions, streams, events and memory live, as in the CUDA driver
+ * API. Each thread has a current context; until it sets one it is the CPU context, so code that
+ * never creates a context runs on the CPU as before. Host code written once runs on either
+ * backend by choosing the context:
+ *
+ *   tcpuContext gpu;
+ *   tcpuCtxCreate(&gpu, TCPU_BACKEND_CUDA, 0);   // now current on this thread
+ *   tcpuModuleLoad(&m, "softmax.ptx");           // `tcpu ptx` output
+ *   tcpuMemAlloc(&x, bytes);                     // cuMemAlloc
+ *   tcpuLaunchKernel(f, ...);                    // cuLaunchKernel, one CUDA block per program
+ *
+ * On a CUDA context: modules are PTX or cubins; a launch on the null stream waits for the kernel
+ * and returns its errors, as on the CPU; block dimensions are the kernel's own where its PTX
+ * fixes them (.reqntid, or .maxntid 1,1,1 as tl kernels declare), else the caller's; CUDA's
+ * errors come back as tcpuResult with CUDA's name and text in the detail. Using an object of one
+ * context while another is current is TCPU_ERROR_INVALID_CONTEXT. */
+typedef struct tcpuContext_st* tcpuContext;
+
+typedef enum tcpuBackend {
+  TCPU_BACKEND_CPU = 1,  /* the host's cores, through OpenMP */
+  TCPU_BACKEND_CUDA = 2, /* an NVIDIA GPU, through libcuda.so.1 loaded at run time */
+  TCPU_BACKEND_MAX_ENUM = 0x7fffffff
+} tcpuBackend;
+
+/* Creates a context on `ordinal` of the backend and makes it current on this thread. `backends`
+ * is one backend, or TCPU_BACKEND_CPU | TCPU_BACKEND_CUDA for the GPU where there is one and the
+ * CPU otherwise (ask tcpuCtxGetBackend which). CUDA without a driver or GPU is
+ * TCPU_ERROR_NO_DEVICE saying why; an ordinal the backend lacks is TCPU_ERROR_INVALID_DEVICE.
+ * Every CPU context shares the process's one CPU state (as CUDA's primary context); a CUDA
+ * context retains the GPU's primary context, so it shares the GPU with PyTorch or CuPy. */
+TCPU_API tcpuResult tcpuCtxCreate(tcpuContext* ctx, unsigned int backends, int ordinal);
+/* Waits for its work, then releases everything created in it (a CUDA context's modules, memory,
+ * streams, events). Threads where it was current are back on the CPU context. */
+TCPU_API tcpuResult tcpuCtxDestroy(tcpuContext ctx);
+/* NULL makes the CPU context current. */
+TCPU_API tcpuResult tcpuCtxSetCurrent(tcpuContext ctx);
+/* NULL while the CPU context is current and none was set. */
+TCPU_API tcpuResult tcpuCtxGetCurrent(tcpuContext* ctx);
+/* ctx NULL: the CPU context. */
+TCPU_API tcpuResult tcpuCtxGetBackend(tcpuBackend* backend, tcpuContext ctx);
+/* What the context runs on, e.g. "CUDA device 0 (NVIDIA H100 80GB HBM3, sm_90, driver API 13.0)"
+ * or "CPU (AMD EPYC ...)". ctx NULL: the CPU context. */
+TCPU_API tcpuResult tcpuCtxGetName(char* name, int len, tcpuContext ctx);
+/* Waits for all work of the current context. */
+TCPU_API tcpuResult tcpuCtxSynchronize(void);
 
 /* ---- Launch settings ------------------------------------------------------ */
 
