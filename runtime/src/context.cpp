@@ -33,11 +33,15 @@ tcpuResult invalidContext(const char* api, tcpuContext ctx) {
               " is not a live context (destroyed, or another kind of handle)");
 }
 
-std::string cpuDescription() { return concat("CPU (", hostCpuName(), ")"); }
+std::string cpuDescription() {
+  return concat("CPU (", hostCpuName(), ")");
+}
 
 } // namespace
 
-std::shared_ptr<CudaContext> currentCuda() { return tCurrent ? tCurrent->cuda : nullptr; }
+std::shared_ptr<CudaContext> currentCuda() {
+  return tCurrent ? tCurrent->cuda : nullptr;
+}
 
 std::string describeCurrentContext() {
   std::shared_ptr<CudaContext> cuda = currentCuda();
@@ -130,8 +134,8 @@ tcpuResult tcpuCtxGetCurrent(tcpuContext* ctx) {
     if (!ctx) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuCtxGetCurrent: ctx is NULL");
     *ctx = nullptr;
     if (tCurrent)
-      for (const tcpuContext handle :
-           contexts().handlesWhere([&](const Context& context) { return &context == tCurrent.get(); }))
+      for (const tcpuContext handle : contexts().handlesWhere(
+               [&](const Context& context) { return &context == tCurrent.get(); }))
         *ctx = handle;
     return TCPU_SUCCESS;
   });

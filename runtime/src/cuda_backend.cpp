@@ -32,9 +32,11 @@ public:
     for (size_t k = 0; k < kernels_.size(); ++k) {
       PtxKernel& kernel = kernels_[k];
       for (size_t i = 0; i < kernel.params.size(); ++i)
-        kernel.params[i].name = kernel.paramNames[i].empty() ? nullptr : kernel.paramNames[i].c_str();
-      descs_[k] = tcpuKernelDesc{TCPU_KERNEL_ABI_VERSION, static_cast<uint32_t>(kernel.params.size()),
-                                 kernel.name.c_str(), nullptr, kernel.params.data()};
+        kernel.params[i].name =
+            kernel.paramNames[i].empty() ? nullptr : kernel.paramNames[i].c_str();
+      descs_[k] =
+          tcpuKernelDesc{TCPU_KERNEL_ABI_VERSION, static_cast<uint32_t>(kernel.params.size()),
+                         kernel.name.c_str(), nullptr, kernel.params.data()};
     }
   }
   ~CudaModule() override {
@@ -54,12 +56,13 @@ public:
   }
   Expected<std::string> text(tcpuModuleText kind) const override {
     if (kind == TCPU_MODULE_TEXT_ASSEMBLY && !ptx_.empty()) return ptx_;
-    return Status(TCPU_ERROR_NOT_SUPPORTED,
-                  kind == TCPU_MODULE_TEXT_ASSEMBLY
-                      ? std::string("a cubin module has no text")
-                      : concat("a CUDA module has only its PTX (TCPU_MODULE_TEXT_ASSEMBLY), not text "
-                               "kind ",
-                               static_cast<int>(kind)));
+    return Status(
+        TCPU_ERROR_NOT_SUPPORTED,
+        kind == TCPU_MODULE_TEXT_ASSEMBLY
+            ? std::string("a cubin module has no text")
+            : concat("a CUDA module has only its PTX (TCPU_MODULE_TEXT_ASSEMBLY), not text "
+                     "kind ",
+                     static_cast<int>(kind)));
   }
 
   const PtxKernel* kernel(const std::string& name) const {
@@ -115,14 +118,14 @@ Expected<std::shared_ptr<CudaContext>> CudaContext::create(int ordinal) {
   if (count == 0)
     return Status(TCPU_ERROR_NO_DEVICE, "the CUDA driver is loaded but reports no GPU");
   if (ordinal < 0 || ordinal >= count)
-    return Status(TCPU_ERROR_INVALID_DEVICE, concat("ordinal=", ordinal, " but the CUDA driver has ",
-                                                    count, count == 1 ? " GPU" : " GPUs",
-                                                    " (0 to ", count - 1, ")"));
+    return Status(TCPU_ERROR_INVALID_DEVICE,
+                  concat("ordinal=", ordinal, " but the CUDA driver has ", count,
+                         count == 1 ? " GPU" : " GPUs", " (0 to ", count - 1, ")"));
   std::shared_ptr<CudaContext> context(new CudaContext(*api, ordinal));
   if (Status got = check(driver.deviceGet(&context->device_, ordinal), "cuDeviceGet"); !got.ok())
     return got;
-  if (Status retained =
-          check(driver.primaryCtxRetain(&context->context_, context->device_), "cuDevicePrimaryCtxRetain");
+  if (Status retained = check(driver.primaryCtxRetain(&context->context_, context->device_),
+                              "cuDevicePrimaryCtxRetain");
       !retained.ok())
     return retained;
   char name[256] = {};
@@ -138,7 +141,9 @@ Expected<std::shared_ptr<CudaContext>> CudaContext::create(int ordinal) {
   return context;
 }
 
-CudaContext::~CudaContext() { (void)destroy(); }
+CudaContext::~CudaContext() {
+  (void)destroy();
+}
 
 Status CudaContext::enter() const {
   if (destroyed_.load(std::memory_order_acquire))
@@ -239,15 +244,16 @@ Status CudaContext::launch(const Function& function, const unsigned grid[3],
         cudaExtra.push_back(extra[i]);
         cudaExtra.push_back(extra[i + 1]);
       } else if (extra[i] != TCPU_LAUNCH_PARAM_NUM_THREADS) { // CPU workers: nothing on a GPU
-        return Status(TCPU_ERROR_INVALID_VALUE, concat("kernel '", function.name, "': extra[", i,
-                                                       "]=", extra[i],
-                                                       " is not a TCPU_LAUNCH_PARAM_* key"));
+        return Status(TCPU_ERROR_INVALID_VALUE,
+                      concat("kernel '", function.name, "': extra[", i, "]=", extra[i],
+                             " is not a TCPU_LAUNCH_PARAM_* key"));
       }
     }
     if (i >= kMaxEntries)
       return Status(TCPU_ERROR_INVALID_VALUE,
-                    concat("kernel '", function.name, "': extra has no TCPU_LAUNCH_PARAM_END within ",
-                           kMaxEntries, " entries"));
+                    concat("kernel '", function.name,
+                           "': extra has no TCPU_LAUNCH_PARAM_END within ", kMaxEntries,
+                           " entries"));
     cudaExtra.push_back(TCPU_LAUNCH_PARAM_END);
   }
   if (packed && kernelParams)
@@ -256,9 +262,9 @@ Status CudaContext::launch(const Function& function, const unsigned grid[3],
                          "': pass parameters either in kernelParams or in extra, not both"));
   if (!packed && kernel) {
     if (desc.numParams > 0 && !kernelParams)
-      return Status(TCPU_ERROR_INVALID_VALUE, concat("kernel '", function.name, "' takes ",
-                                                     desc.numParams,
-                                                     " parameters but kernelParams is NULL"));
+      return Status(TCPU_ERROR_INVALID_VALUE,
+                    concat("kernel '", function.name, "' takes ", desc.numParams,
+                           " parameters but kernelParams is NULL"));
     for (uint32_t i = 0; i < desc.numParams; ++i) {
       if (!kernelParams[i])
         return Status(TCPU_ERROR_INVALID_VALUE,
@@ -268,12 +274,12 @@ Status CudaContext::launch(const Function& function, const unsigned grid[3],
       std::memcpy(&pointer, kernelParams[i], sizeof pointer);
       if (pointer == 0) continue;
       if (Status device = checkDeviceRange(pointer, 1, "pointer"); !device.ok())
-        return Status(TCPU_ERROR_INVALID_VALUE,
-                      concat("kernel '", function.name, "': kernelParams[", i, "] (",
-                             kernel->paramNames[i].empty() ? "unnamed" : kernel->paramNames[i],
-                             ") = ", hex(pointer), " is not device memory of ", description_,
-                             " (a host pointer, or memory of the CPU context?): ",
-                             device.message()));
+        return Status(
+            TCPU_ERROR_INVALID_VALUE,
+            concat("kernel '", function.name, "': kernelParams[", i, "] (",
+                   kernel->paramNames[i].empty() ? "unnamed" : kernel->paramNames[i],
+                   ") = ", hex(pointer), " is not device memory of ", description_,
+                   " (a host pointer, or memory of the CPU context?): ", device.message()));
     }
   }
   Expected<cuda::CUstream> queue = findStream(stream, "hStream");
@@ -283,11 +289,11 @@ Status CudaContext::launch(const Function& function, const unsigned grid[3],
   if (!entry) return entry.status();
   unsigned block[3];
   blockShape(kernel, requestedBlock, block);
-  if (Status launched = check(api_->launchKernel(*entry, grid[0], grid[1], grid[2], block[0],
-                                                 block[1], block[2], sharedMemBytes, *queue,
-                                                 packed ? nullptr : kernelParams,
-                                                 packed ? cudaExtra.data() : nullptr),
-                              "cuLaunchKernel");
+  if (Status launched =
+          check(api_->launchKernel(*entry, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                   sharedMemBytes, *queue, packed ? nullptr : kernelParams,
+                                   packed ? cudaExtra.data() : nullptr),
+                "cuLaunchKernel");
       !launched.ok())
     return Status(launched.code(), concat("kernel '", function.name, "': ", launched.message()));
   // The null stream is synchronous on the CPU, and a launch on it returns the kernel's errors
@@ -307,8 +313,9 @@ Status CudaContext::checkDeviceRange(tcpuDeviceptr pointer, size_t bytes, const 
       if (pointer - it->first < it->second) {
         if (bytes > it->second - (pointer - it->first))
           return Status(TCPU_ERROR_INVALID_VALUE,
-                        concat(what, "=", hex(pointer), " + ", bytes, " bytes runs past the end of "
-                                                                      "its allocation (",
+                        concat(what, "=", hex(pointer), " + ", bytes,
+                               " bytes runs past the end of "
+                               "its allocation (",
                                hex(it->first), ", ", it->second, " bytes)"));
         return {};
       }
@@ -319,8 +326,8 @@ Status CudaContext::checkDeviceRange(tcpuDeviceptr pointer, size_t bytes, const 
       api_->pointerGetAttribute(&owner, cuda::kPointerAttributeContext, pointer);
   if (result != cuda::kSuccess)
     return Status(TCPU_ERROR_INVALID_VALUE,
-                  concat(what, "=", hex(pointer), " is not device memory of ", description_,
-                         " (", check(result, "cuPointerGetAttribute").message(), ")"));
+                  concat(what, "=", hex(pointer), " is not device memory of ", description_, " (",
+                         check(result, "cuPointerGetAttribute").message(), ")"));
   return {};
 }
 
@@ -340,8 +347,8 @@ Status CudaContext::memFree(tcpuDeviceptr pointer) {
   {
     std::lock_guard lock(allocationsMutex_);
     if (allocations_.erase(pointer) == 0)
-      return Status(TCPU_ERROR_INVALID_VALUE, concat("dptr=", hex(pointer),
-                                                     " is not an allocation of ", description_));
+      return Status(TCPU_ERROR_INVALID_VALUE,
+                    concat("dptr=", hex(pointer), " is not an allocation of ", description_));
   }
   return check(api_->memFree(pointer), "cuMemFree");
 }
@@ -402,9 +409,8 @@ Expected<cuda::CUstream> CudaContext::findStream(tcpuStream stream, const char* 
   if (!stream) return static_cast<cuda::CUstream>(nullptr);
   std::shared_ptr<CudaStream> found = streams_.find(stream);
   if (!found)
-    return Status(TCPU_ERROR_INVALID_HANDLE,
-                  concat(what, "=", static_cast<const void*>(stream), " is not a live stream of ",
-                         description_));
+    return Status(TCPU_ERROR_INVALID_HANDLE, concat(what, "=", static_cast<const void*>(stream),
+                                                    " is not a live stream of ", description_));
   return found->stream;
 }
 
@@ -412,9 +418,8 @@ Expected<std::shared_ptr<CudaEvent>> CudaContext::findEvent(tcpuEvent event,
                                                             const char* what) const {
   std::shared_ptr<CudaEvent> found = events_.find(event);
   if (!found)
-    return Status(TCPU_ERROR_INVALID_HANDLE,
-                  concat(what, "=", static_cast<const void*>(event), " is not a live event of ",
-                         description_));
+    return Status(TCPU_ERROR_INVALID_HANDLE, concat(what, "=", static_cast<const void*>(event),
+                                                    " is not a live event of ", description_));
   return found;
 }
 

@@ -42,7 +42,7 @@ LoadedDriver loadDriver() {
     return {nullptr,
             Status(TCPU_ERROR_NO_DEVICE,
                    concat("no CUDA driver: dlopen(\"", path, "\") failed (", reason ? reason : "?",
-                         "); the CUDA backend needs an NVIDIA driver (libcuda.so.1)"))};
+                          "); the CUDA backend needs an NVIDIA driver (libcuda.so.1)"))};
   }
   static DriverApi api{};
   std::string missing;

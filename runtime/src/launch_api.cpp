@@ -160,11 +160,12 @@ extern "C" tcpuResult tcpuLaunchKernel(tcpuFunction f, unsigned int gridDimX, un
       if (!function->module->cuda)
         return reportAs(kApi, wrongContext(concat("kernel '", name, "'"), nullptr));
       if (!cuda)
-        return reportAs(kApi, wrongContext(concat("kernel '", name, "'"), function->module->cuda.get()));
+        return reportAs(kApi,
+                        wrongContext(concat("kernel '", name, "'"), function->module->cuda.get()));
       const unsigned grid[3] = {gridDimX, gridDimY, gridDimZ};
       const unsigned block[3] = {blockDimX, blockDimY, blockDimZ};
-      return reportAs(kApi, cuda->launch(*function, grid, block, sharedMemBytes, hStream,
-                                         kernelParams, extra));
+      return reportAs(
+          kApi, cuda->launch(*function, grid, block, sharedMemBytes, hStream, kernelParams, extra));
     }
     if (blockDimX == 0 || blockDimY == 0 || blockDimZ == 0)
       return fail(TCPU_ERROR_INVALID_VALUE, kApi, ": kernel '", name, "': block dimensions (",

@@ -75,8 +75,7 @@ tcpuResult loadModule(const char* api, tcpuModule* module, const ModuleSource& s
     return fail(image.status().code(), api, ": ",
                 source.path.empty() ? std::string("image") : "'" + source.path + "'", ": ",
                 image.status().message());
-  *module =
-      publishModule(source.path.empty() ? "<memory image>" : source.path, image.take(), cuda);
+  *module = publishModule(source.path.empty() ? "<memory image>" : source.path, image.take(), cuda);
   return TCPU_SUCCESS;
 }
 
@@ -231,8 +230,7 @@ tcpuResult tcpuModuleGetFunction(tcpuFunction* function, tcpuModule module, cons
     if (!desc)
       return fail(TCPU_ERROR_NOT_FOUND, "tcpuModuleGetFunction: module ", object->origin,
                   " has no kernel named '", name, "'");
-    if (Status valid = object->cuda ? Status() : checkDescriptor(*desc, name, *object);
-        !valid.ok())
+    if (Status valid = object->cuda ? Status() : checkDescriptor(*desc, name, *object); !valid.ok())
       return fail(valid.code(), "tcpuModuleGetFunction: ", valid.message());
     auto entry = std::make_shared<Function>(Function{object, desc, name});
     *function = object->functions[name] = runtime().functions.insert(std::move(entry));

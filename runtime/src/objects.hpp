@@ -15,7 +15,7 @@ class CudaContext;
 
 struct Module {
   std::shared_ptr<CudaContext> cuda; // the CUDA context it was loaded on; null: the CPU
-  std::string origin; // the path, or "<memory image>", for messages
+  std::string origin;                // the path, or "<memory image>", for messages
   std::unique_ptr<LoadedModule> image;
 
   std::mutex mutex; // guards the two fields below

@@ -126,9 +126,9 @@ Status applyKernelLine(std::string_view line, PtxKernel& kernel) {
   for (std::string_view word = nextWord(line); !word.empty(); word = nextWord(line)) {
     const size_t colon = word.rfind(':');
     if (colon == std::string_view::npos)
-      return Status(TCPU_ERROR_INVALID_IMAGE, concat("PTX kernel '", kernel.name,
-                                                     "': tcpu.kernel entry '", word,
-                                                     "' is not NAME:TYPE"));
+      return Status(TCPU_ERROR_INVALID_IMAGE,
+                    concat("PTX kernel '", kernel.name, "': tcpu.kernel entry '", word,
+                           "' is not NAME:TYPE"));
     params.emplace_back(word.substr(0, colon), word.substr(colon + 1));
   }
   if (params.size() != kernel.params.size())
@@ -147,9 +147,9 @@ Status applyKernelLine(std::string_view line, PtxKernel& kernel) {
     } else if (type != TCPU_TYPE_UNKNOWN) {
       desc.type = type;
     } else {
-      return Status(TCPU_ERROR_INVALID_IMAGE, concat("PTX kernel '", kernel.name,
-                                                     "': tcpu.kernel type '", typeText,
-                                                     "' of parameter ", i, " is not a type"));
+      return Status(TCPU_ERROR_INVALID_IMAGE,
+                    concat("PTX kernel '", kernel.name, "': tcpu.kernel type '", typeText,
+                           "' of parameter ", i, " is not a type"));
     }
     kernel.paramNames[i] = name == "-" ? "" : std::string(name);
   }
@@ -160,8 +160,9 @@ Status applyKernelLine(std::string_view line, PtxKernel& kernel) {
 } // namespace
 
 GpuImageKind classifyGpuImage(std::span<const std::byte> bytes) {
-  if (bytes.size() >= 20 && std::memcmp(bytes.data(), "\x7f"
-                                                      "ELF",
+  if (bytes.size() >= 20 && std::memcmp(bytes.data(),
+                                        "\x7f"
+                                        "ELF",
                                         4) == 0) {
     uint16_t machine = 0;
     std::memcpy(&machine, bytes.data() + 18, sizeof machine); // little-endian hosts only

@@ -29,9 +29,9 @@ GpuImageKind classifyGpuImage(std::span<const std::byte> bytes);
 
 struct PtxKernel {
   std::string name;
-  std::vector<std::string> paramNames; // "" where unknown
-  std::vector<tcpuParamDesc> params;   // name pointers unset (they point into paramNames)
-  bool typed = false;                  // the types came from a tcpu.kernel line
+  std::vector<std::string> paramNames;       // "" where unknown
+  std::vector<tcpuParamDesc> params;         // name pointers unset (they point into paramNames)
+  bool typed = false;                        // the types came from a tcpu.kernel line
   std::array<unsigned, 3> requiredThreads{}; // .reqntid, or zeros
   std::array<unsigned, 3> maxThreads{};      // .maxntid, or zeros
 };

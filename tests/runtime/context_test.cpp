@@ -20,7 +20,9 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-std::string lastDetail() { return tcpuGetLastErrorDetail(); }
+std::string lastDetail() {
+  return tcpuGetLastErrorDetail();
+}
 
 // Whether the driver library the runtime would load can be opened at all.
 bool driverLibraryPresent() {

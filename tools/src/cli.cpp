@@ -7,7 +7,7 @@
 namespace tcpu::cli {
 namespace {
 
-constexpr std::array<Subcommand, 7> kSubcommands = {{
+constexpr std::array<Subcommand, 8> kSubcommands = {{
     {"compile", "compile one kernel specialization to a header and an object (AOT)", runCompile},
     {"link", "generate a dispatcher over compiled specializations", runLink},
     {"run", "load a kernel, launch it on generated or .npy inputs, write .npy outputs", runRun},
@@ -15,6 +15,8 @@ constexpr std::array<Subcommand, 7> kSubcommands = {{
     {"cache", "list or clear the compiled-kernel cache", runCache},
     {"dump", "print a module's optimized IR or assembly", runDump},
     {"ptx", "compile a kernel module to PTX for an NVIDIA GPU", runPtx},
+    {"xcheck", "compare two runs of the same kernels (CPU vs GPU), each output by its rule",
+     runXcheck},
 }};
 
 void printOverview(std::ostream& out) {

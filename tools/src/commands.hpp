@@ -30,6 +30,7 @@ int runRun(std::span<const std::string> arguments, Console console);
 int runCache(std::span<const std::string> arguments, Console console);
 int runDump(std::span<const std::string> arguments, Console console);
 int runPtx(std::span<const std::string> arguments, Console console);
+int runXcheck(std::span<const std::string> arguments, Console console);
 
 // The whole command line after the program name: dispatches to a subcommand.
 int runCli(std::span<const std::string> arguments, Console console);

@@ -22,6 +22,7 @@
 #include "output_files.hpp"
 #include "run_arguments.hpp"
 #include "runtime_session.hpp"
+#include "xcheck_manifest.hpp"
 
 namespace tcpu::cli {
 namespace {
@@ -43,6 +44,8 @@ const CommandSpec kSpec{
     "After the launches every pointer buffer is written to <out-dir>/<parameter>.npy; a\n"
     "failed launch writes nothing. With --repeat R > 1 the first launch is a warm-up and\n"
     "the kernel runs R times on the same buffers (so in-place kernels accumulate).\n"
+    "With --backend cuda the module is PTX (`tcpu ptx ... --signature SIG` gives the types)\n"
+    "and the same buffers, grid and outputs go through the runtime's CUDA backend.\n"
     "Exit status: 1 when the kernel fails (a device_assert, a launch error).",
     {{"kernel", "NAME", "the kernel to launch", 'k', true},
      {"grid", "\"gX,gY,gZ\"", "grid size: three expressions over the scalar parameters", 0, true},
@@ -51,7 +54,13 @@ const CommandSpec kSpec{
      {"out-dir", "DIR", "where the .npy outputs go (default: .)"},
      {"repeat", "R", "launch R times and report median and minimum time (default 1)"},
      {"seed", "S", "seed of rand:N buffers (default 0)"},
-     {"num-threads", "T", "worker threads for the launches (default: the runtime's)"}},
+     {"num-threads", "T", "worker threads for the launches (default: the runtime's)"},
+     {"backend", "B", "cpu (default), or cuda / cuda:N to run PTX from `tcpu ptx` on GPU N"},
+     {"xcheck", "CASE", "also write <out-dir>/xcheck.txt, for `tcpu xcheck --compare`"},
+     {"output", "PARAM[=RULE]",
+      "with --xcheck: a pointer parameter that is an output, and its rule (exact, ulp:N, "
+      "relnorm:X; default exact)",
+      0, false, true}},
     1,
     1};
 
@@ -59,6 +68,8 @@ constexpr long long kMaxRepeat = 1'000'000;
 constexpr long long kMaxThreads = 1 << 16; // the runtime's limit per launch
 
 struct Options {
+  unsigned int backend = TCPU_BACKEND_CPU;
+  int ordinal = 0;
   int repeat = 1;
   uint64_t seed = 0;
   int numThreads = 0; // 0: the runtime's setting
@@ -100,8 +111,34 @@ std::optional<Failure> parseOptions(const ParsedArguments& arguments, Options& o
   options.seed = static_cast<uint64_t>(*seed);
   options.numThreads = static_cast<int>(*threads);
   options.outDir = arguments.getOr("out-dir", ".");
+  const std::string backend = arguments.getOr("backend", "cpu");
+  if (backend == "cuda" || backend.starts_with("cuda:")) {
+    options.backend = TCPU_BACKEND_CUDA;
+    if (backend.size() > 4) {
+      Expected<long long> ordinal = parseInteger("--backend cuda:N", backend.substr(5), 0, 1 << 16);
+      if (!ordinal) return Failure{kExitUsage, ordinal.status().message()};
+      options.ordinal = static_cast<int>(*ordinal);
+    }
+  } else if (backend != "cpu") {
+    return Failure{kExitUsage,
+                   concat("--backend '", backend, "' is not cpu, cuda or cuda:N (a GPU ordinal)")};
+  }
   return std::nullopt;
 }
+
+// The context a run uses, destroyed (with what was made in it) when the run ends.
+class ContextHandle {
+public:
+  explicit ContextHandle(tcpuContext context) : context_(context) {}
+  ~ContextHandle() {
+    if (context_) tcpuCtxDestroy(context_);
+  }
+  ContextHandle(const ContextHandle&) = delete;
+  ContextHandle& operator=(const ContextHandle&) = delete;
+
+private:
+  tcpuContext context_;
+};
 
 std::string listParameters(const std::vector<KernelParameter>& parameters) {
   std::string list;
@@ -278,11 +315,63 @@ Status writeOutputs(const std::filesystem::path& directory,
   return {};
 }
 
+// The --xcheck manifest: the --output parameters with their rules, every other pointer an input.
+Expected<XcheckManifest> xcheckManifest(const ParsedArguments& arguments, const std::string& kernel,
+                                        const std::vector<KernelParameter>& parameters,
+                                        const std::vector<RunArgument>& values,
+                                        const Options& options) {
+  XcheckManifest manifest;
+  manifest.caseName = *arguments.get("xcheck");
+  manifest.kernel = kernel;
+  manifest.backend = options.backend == TCPU_BACKEND_CUDA ? "cuda" : "cpu";
+  manifest.seed = options.seed;
+  tcpuContext context = nullptr;
+  char device[256] = {};
+  if (tcpuCtxGetCurrent(&context) == TCPU_SUCCESS &&
+      tcpuCtxGetName(device, sizeof device, context) == TCPU_SUCCESS)
+    manifest.device = device;
+  const std::vector<std::string> names = outputNames(parameters);
+  std::map<std::string, ComparisonRule> rules;
+  for (const std::string& text : arguments.all("output")) {
+    const size_t equals = text.find('=');
+    const std::string name = text.substr(0, equals);
+    Expected<ComparisonRule> rule = parseComparisonRule(
+        equals == std::string::npos ? std::string_view("exact")
+                                    : std::string_view(text).substr(equals + 1));
+    if (!rule)
+      return Status(rule.status().code(), concat("--output ", text, ": ", rule.status().message()));
+    rules[name] = *rule;
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!std::holds_alternative<NpyArray>(values[i])) continue;
+    if (auto it = rules.find(names[i]); it != rules.end()) {
+      manifest.outputs.emplace_back(names[i], it->second);
+      rules.erase(it);
+    } else {
+      manifest.inputs.push_back(names[i]);
+    }
+  }
+  if (!rules.empty())
+    return Status(TCPU_ERROR_INVALID_VALUE,
+                  concat("--output ", rules.begin()->first, " is not a pointer parameter of '",
+                         kernel, "' (", listParameters(parameters), ")"));
+  if (manifest.outputs.empty())
+    return Status(TCPU_ERROR_INVALID_VALUE, "--xcheck needs at least one --output PARAM[=RULE]");
+  return manifest;
+}
+
 std::optional<Failure> run(const ParsedArguments& arguments, std::ostream& out) {
   Options options;
   if (std::optional<Failure> failure = parseOptions(arguments, options)) return failure;
   if (Status started = startRuntime(); !started.ok())
     return Failure{kExitInputOutput, started.message()};
+
+  tcpuContext context = nullptr;
+  if (options.backend != TCPU_BACKEND_CPU)
+    if (const tcpuResult result = tcpuCtxCreate(&context, options.backend, options.ordinal);
+        result != TCPU_SUCCESS)
+      return Failure{kExitInputOutput, runtimeFailure(result, "--backend").message()};
+  const ContextHandle contextHandle(context);
 
   const std::string& path = arguments.positionals.front();
   const std::string kernel = *arguments.get("kernel");
@@ -317,6 +406,15 @@ std::optional<Failure> run(const ParsedArguments& arguments, std::ostream& out) 
   Expected<std::array<uint32_t, 3>> grid = computeGrid(*arguments.get("grid"), *parameters, values);
   if (!grid) return Failure{kExitUsage, grid.status().message()};
 
+  std::optional<XcheckManifest> manifest;
+  if (arguments.has("xcheck")) {
+    Expected<XcheckManifest> made = xcheckManifest(arguments, kernel, *parameters, values, options);
+    if (!made) return Failure{kExitUsage, made.status().message()};
+    manifest = made.take();
+  } else if (arguments.has("output")) {
+    return Failure{kExitUsage, "--output is for --xcheck runs"};
+  }
+
   Expected<LaunchArguments> launch = LaunchArguments::upload(values);
   if (!launch) return Failure{kExitInputOutput, launch.status().message()};
   Expected<std::vector<double>> times =
@@ -331,6 +429,11 @@ std::optional<Failure> run(const ParsedArguments& arguments, std::ostream& out) 
   reportTimes(out, kernel, *grid, times.take(), bufferBytes);
   if (Status written = writeOutputs(options.outDir, *parameters, values, out); !written.ok())
     return Failure{kExitInputOutput, written.message()};
+  if (manifest)
+    if (Status written = writeOutputFiles(
+            {{(options.outDir / kXcheckManifestName).string(), formatManifest(*manifest)}});
+        !written.ok())
+      return Failure{kExitInputOutput, written.message()};
   return std::nullopt;
 }
 
