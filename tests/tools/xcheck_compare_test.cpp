@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "npy.hpp"
+#include "tool_test_support.hpp"
 #include "xcheck_compare.hpp"
 #include "xcheck_manifest.hpp"
 #include "xcheck_rule.hpp"
@@ -238,25 +239,7 @@ TEST(XcheckManifest, RejectsWhatIsNotOneWithTheLine) {
   EXPECT_TRUE(contains(manifestError(head + "seed\n"), ":5: seed needs a value"));
 }
 
-// A temporary directory, removed with everything in it.
-class TempDir {
-public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "tcpu-xcheck-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
-private:
-  std::filesystem::path path_;
-};
+using test::TempDir;
 
 void writeFile(const std::filesystem::path& path, const std::string& text) {
   std::filesystem::create_directories(path.parent_path());

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "data_types.hpp"
+#include "input_files.hpp"
 
 namespace tcpu::cli {
 namespace {
@@ -313,26 +314,9 @@ Expected<std::string> formatNpy(const NpyArray& array) {
 }
 
 Expected<NpyArray> readNpyFile(const std::filesystem::path& path) {
-  std::error_code error;
-  const std::filesystem::file_status status = std::filesystem::status(path, error);
-  if (!std::filesystem::exists(status))
-    return Status(TCPU_ERROR_FILE_NOT_FOUND, concat("'", path.string(), "' does not exist"));
-  if (!std::filesystem::is_regular_file(status))
-    return Status(TCPU_ERROR_OPERATING_SYSTEM,
-                  concat("'", path.string(), "' is not a regular file"));
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Status(TCPU_ERROR_OPERATING_SYSTEM,
-                  concat("'", path.string(), "' cannot be opened: ", std::strerror(errno)));
-  std::vector<std::byte> bytes;
-  std::array<char, 1 << 16> chunk{};
-  while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
-    const auto* begin = reinterpret_cast<const std::byte*>(chunk.data());
-    bytes.insert(bytes.end(), begin, begin + in.gcount());
-  }
-  if (in.bad())
-    return Status(TCPU_ERROR_OPERATING_SYSTEM, concat("reading '", path.string(), "' failed"));
-  Expected<NpyArray> array = parseNpy(bytes);
+  Expected<std::string> bytes = readInputFile(path);
+  if (!bytes) return bytes.status();
+  Expected<NpyArray> array = parseNpy(std::as_bytes(std::span(*bytes)));
   if (!array)
     return Status(array.status().code(), concat(path.string(), ": ", array.status().message()));
   return array;

@@ -7,6 +7,8 @@
 #include <optional>
 #include <system_error>
 
+#include "input_files.hpp"
+
 namespace tcpu::cli {
 namespace {
 
@@ -176,21 +178,9 @@ Expected<XcheckManifest> parseManifest(std::string_view text, std::string_view o
 
 Expected<XcheckManifest> readManifest(const std::filesystem::path& caseDirectory) {
   const std::filesystem::path path = caseDirectory / kXcheckManifestName;
-  std::error_code error;
-  const std::filesystem::file_status status = std::filesystem::status(path, error);
-  if (!std::filesystem::exists(status))
-    return Status(TCPU_ERROR_FILE_NOT_FOUND, concat("'", path.string(), "' does not exist"));
-  if (!std::filesystem::is_regular_file(status))
-    return Status(TCPU_ERROR_OPERATING_SYSTEM,
-                  concat("'", path.string(), "' is not a regular file"));
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Status(TCPU_ERROR_OPERATING_SYSTEM,
-                  concat("'", path.string(), "' cannot be opened: ", std::strerror(errno)));
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad())
-    return Status(TCPU_ERROR_OPERATING_SYSTEM, concat("reading '", path.string(), "' failed"));
-  return parseManifest(text, path.string());
+  Expected<std::string> text = readInputFile(path);
+  if (!text) return text.status();
+  return parseManifest(*text, path.string());
 }
 
 } // namespace tcpu::cli
