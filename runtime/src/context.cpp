@@ -100,18 +100,9 @@ tcpuResult tcpuCtxDestroy(tcpuContext ctx) {
     if (tCurrent == context) tCurrent.reset();
     if (!context->cuda) return TCPU_SUCCESS; // the CPU state is the process's
     // Its modules go first (their functions with them), while the GPU context still lives.
-    RuntimeState& state = runtime();
-    for (const std::shared_ptr<Module>& module : state.modules.snapshot()) {
-      if (module->cuda != context->cuda) continue;
-      std::lock_guard lock(module->mutex);
-      module->unloaded = true;
-      for (const auto& [name, function] : module->functions)
-        state.functions.remove(function);
-      module->functions.clear();
-    }
-    for (const tcpuModule handle : state.modules.handlesWhere(
+    for (const tcpuModule handle : runtime().modules.handlesWhere(
              [&](const Module& module) { return module.cuda == context->cuda; }))
-      state.modules.remove(handle);
+      (void)tcpuModuleUnload(handle); // fails only for one unloaded meanwhile: nothing to do
     return reportAs("tcpuCtxDestroy", context->cuda->destroy());
   });
 }

@@ -23,9 +23,6 @@ using CUstream = struct CUstream_st*;
 using CUevent = struct CUevent_st*;
 
 constexpr CUresult kSuccess = 0;
-constexpr CUresult kErrorInvalidValue = 1;
-constexpr CUresult kErrorNotInitialized = 3;
-constexpr CUresult kErrorNoDevice = 100;
 constexpr int kAttributeComputeCapabilityMajor = 75;
 constexpr int kAttributeComputeCapabilityMinor = 76;
 constexpr int kPointerAttributeContext = 1;
