@@ -1,4 +1,4 @@
-# `cmake --install`: headers, libtcpu_runtime, libtcpu_codegen, the tcpu tool, the CMake
+# `cmake --install`: headers, libtcpu_runtime, libtcpu_codegen, the tcpu and tcpu-rt tools, the CMake
 # package (find_package(tcpu): tcpu::runtime, tcpu::codegen, tcpu::kernel_abi, tcpu::tcpu,
 # tcpu_add_kernels, tcpu_compile_kernel, tcpu_link_kernels) and pkg-config files.
 # Included from the top-level CMakeLists.txt once every target exists.
@@ -30,7 +30,7 @@ set_target_properties(tcpu_runtime tcpu_codegen PROPERTIES INSTALL_RPATH "${tcpu
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/ ${PROJECT_SOURCE_DIR}/codegen/include/
                   ${PROJECT_SOURCE_DIR}/kernels/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS tcpu_kernel_abi tcpu_runtime tcpu_codegen tcpu EXPORT tcpuTargets
+install(TARGETS tcpu_kernel_abi tcpu_runtime tcpu_codegen tcpu tcpu-rt EXPORT tcpuTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

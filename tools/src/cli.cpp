@@ -1,8 +1,12 @@
+// The full tcpu tool: every subcommand, with codegen's compiling module loaders registered so
+// that `run` and `dump` take .ll, .bc and .cpp modules.
 #include <array>
+#include <memory>
 
+#include "cli_dispatch.hpp"
 #include "commands.hpp"
-#include "exit_codes.hpp"
-#include "tcpu/tcpu.h"
+#include "ir_module_loader.hpp"
+#include "tcpu/module_loader.hpp"
 
 namespace tcpu::cli {
 namespace {
@@ -15,43 +19,22 @@ constexpr std::array<Subcommand, 8> kSubcommands = {{
     {"cache", "list or clear the compiled-kernel cache", runCache},
     {"dump", "print a module's optimized IR or assembly", runDump},
     {"ptx", "compile a kernel module to PTX for an NVIDIA GPU", runPtx},
-    {"xcheck", "compare two runs of the same kernels (CPU vs GPU), each output by its rule",
+    {"xcheck", "run kernel cases on a backend, or compare two runs (CPU vs GPU) by their rules",
      runXcheck},
 }};
-
-void printOverview(std::ostream& out) {
-  out << "usage: tcpu <command> [options]\n\n"
-         "tcpu runs Triton-style grid kernels on the CPU. Commands:\n";
-  for (const Subcommand& command : kSubcommands) {
-    std::string name = command.name;
-    out << "  " << name << std::string(10 - name.size(), ' ') << command.summary << "\n";
-  }
-  out << "\n'tcpu <command> --help' describes a command. Exit status: 0 success, 1 a kernel\n"
-         "failed, 2 bad command line, 3 an input could not be read or an output written.\n";
-}
 
 } // namespace
 
 int runCli(std::span<const std::string> arguments, Console console) {
-  if (arguments.empty()) {
-    printOverview(console.err);
-    return kExitUsage;
-  }
-  const std::string& first = arguments.front();
-  if (first == "--help" || first == "-h" || first == "help") {
-    printOverview(console.out);
-    return kExitSuccess;
-  }
-  if (first == "--version") {
-    console.out << "tcpu " << TCPU_VERSION_MAJOR << "." << TCPU_VERSION_MINOR << "."
-                << TCPU_VERSION_PATCH << "\n";
-    return kExitSuccess;
-  }
-  for (const Subcommand& command : kSubcommands)
-    if (first == command.name) return command.run(arguments.subspan(1), console);
-  console.err << "tcpu: unknown command '" << first << "'\n\n";
-  printOverview(console.err);
-  return kExitUsage;
+  // The tool links codegen statically, so codegen's load-time registration (in the shared
+  // library only) does not happen: register here, once.
+  static const bool registered = [] {
+    registerModuleLoader(std::make_shared<codegen::IrModuleLoader>());
+    return true;
+  }();
+  (void)registered;
+  return dispatchCli({"tcpu", "tcpu runs Triton-style grid kernels on the CPU.", kSubcommands},
+                     arguments, console);
 }
 
 } // namespace tcpu::cli

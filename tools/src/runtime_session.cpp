@@ -1,23 +1,14 @@
 #include "runtime_session.hpp"
 
 #include <filesystem>
-#include <memory>
 
 #include "exit_codes.hpp"
-#include "ir_module_loader.hpp"
 
 namespace tcpu::cli {
 
 Status startRuntime() {
   if (const tcpuResult result = tcpuInit(0); result != TCPU_SUCCESS)
     return runtimeFailure(result, "tcpuInit");
-  // The tool links codegen statically, so codegen's load-time registration (in the shared
-  // library only) does not happen: register here, once.
-  static const bool registered = [] {
-    registerModuleLoader(std::make_shared<codegen::IrModuleLoader>());
-    return true;
-  }();
-  (void)registered;
   return {};
 }
 

@@ -1,6 +1,6 @@
-// The tool's use of the runtime: starting it with codegen's loader registered (so that
-// tcpuModuleLoad takes .ll, .bc and .cpp files in the tool), failed calls as Status values,
-// and handles that release what they hold.
+// The tool's use of the runtime: starting it, failed calls as Status values, and handles that
+// release what they hold. (The full tool registers codegen's loaders in runCli, so that
+// tcpuModuleLoad takes .ll, .bc and .cpp files there; tcpu-rt has the runtime's loaders only.)
 #ifndef TCPU_TOOLS_RUNTIME_SESSION_HPP
 #define TCPU_TOOLS_RUNTIME_SESSION_HPP
 
@@ -15,7 +15,7 @@
 
 namespace tcpu::cli {
 
-// tcpuInit(0), and codegen's module loader registered (once per process).
+// tcpuInit(0).
 Status startRuntime();
 
 // A failed runtime call: its result and "<call>: <tcpuGetLastErrorDetail()>".
