@@ -19,31 +19,14 @@
 #include <utility>
 #include <vector>
 
+#include "cli_result.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "ir_module_loader.hpp"
 #include "tcpu/tcpu.h"
+#include "temp_dir.hpp"
 
 namespace tcpu::test {
-
-class TempDir {
-public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "tcpu-tool-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
-private:
-  std::filesystem::path path_;
-};
 
 inline std::string readText(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -64,19 +47,6 @@ inline std::pair<int, std::string> runShell(const std::string& command) {
     output.append(buffer, n);
   const int status = pclose(pipe.release());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
-
-struct CliResult {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-// Runs the tcpu command line in-process.
-inline CliResult runTool(const std::vector<std::string>& arguments) {
-  std::ostringstream out, err;
-  const int code = cli::runCli(arguments, {out, err});
-  return {code, out.str(), err.str()};
 }
 
 // Runs `tcpu compile` and returns the header and object it wrote.

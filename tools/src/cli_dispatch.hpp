@@ -18,8 +18,7 @@ struct CliProgram {
 };
 
 // --help / --version / <subcommand> [arguments]; an unknown subcommand is a usage error.
-int dispatchCli(const CliProgram& program, std::span<const std::string> arguments,
-                Console console);
+int dispatchCli(const CliProgram& program, std::span<const std::string> arguments, Console console);
 
 } // namespace tcpu::cli
 

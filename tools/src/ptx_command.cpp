@@ -90,15 +90,20 @@ int compileCases(const ParsedArguments& parsed, Console console) {
   if (!selected) return reportFailure(console, "ptx", selected.status(), kExitUsage);
   const std::filesystem::path modules = *parsed.get("modules");
   const std::filesystem::path outDir = *parsed.get("out-dir");
+  std::error_code error;
+  std::filesystem::create_directories(outDir, error);
+  if (error)
+    return reportFailure(console, "ptx",
+                         concat("--out-dir ", outDir.string(), ": ", error.message()),
+                         kExitInputOutput);
   for (const XcheckCase& xcheckCase : *selected) {
     codegen::CompileOptions options;
     options.kernelName = caseOption(xcheckCase, "kernel", 'k').value_or("");
     options.signature = caseOption(xcheckCase, "signature").value_or("");
     console.out << xcheckCase.name << ": ";
-    if (const int code =
-            compileModule((modules / xcheckCase.module).string(), options,
-                          parsed.getOr("arch", "sm_90"),
-                          (outDir / (xcheckCase.name + ".ptx")).string(), console);
+    if (const int code = compileModule((modules / xcheckCase.module).string(), options,
+                                       parsed.getOr("arch", "sm_90"),
+                                       (outDir / (xcheckCase.name + ".ptx")).string(), console);
         code != kExitSuccess)
       return code;
   }

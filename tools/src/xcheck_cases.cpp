@@ -8,7 +8,9 @@
 namespace tcpu::cli {
 namespace {
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool isBlank(char c) {
+  return c == ' ' || c == '\t' || c == '\r';
+}
 
 // Splits one line at blanks, honouring "..." and '...'.
 Expected<std::vector<std::string>> splitWords(std::string_view line, const std::string& where) {
@@ -48,8 +50,7 @@ bool isCaseName(const std::string& name) {
 
 } // namespace
 
-Expected<std::vector<XcheckCase>> parseXcheckCases(std::string_view text,
-                                                   const std::string& path) {
+Expected<std::vector<XcheckCase>> parseXcheckCases(std::string_view text, const std::string& path) {
   std::vector<XcheckCase> cases;
   std::set<std::string> names;
   std::size_t lineNumber = 0;
@@ -67,7 +68,8 @@ Expected<std::vector<XcheckCase>> parseXcheckCases(std::string_view text,
       if (cases.empty())
         return Status(TCPU_ERROR_INVALID_VALUE,
                       concat(where, ": an indented line continues a case, but no case started"));
-      for (std::string& word : *words) cases.back().runArguments.push_back(std::move(word));
+      for (std::string& word : *words)
+        cases.back().runArguments.push_back(std::move(word));
       continue;
     }
     if (words->size() < 2)
@@ -84,8 +86,7 @@ Expected<std::vector<XcheckCase>> parseXcheckCases(std::string_view text,
     xcheckCase.runArguments.assign(words->begin() + 2, words->end());
     cases.push_back(std::move(xcheckCase));
   }
-  if (cases.empty())
-    return Status(TCPU_ERROR_INVALID_VALUE, concat(path, ": no cases"));
+  if (cases.empty()) return Status(TCPU_ERROR_INVALID_VALUE, concat(path, ": no cases"));
   return cases;
 }
 
@@ -102,7 +103,8 @@ Expected<std::vector<XcheckCase>> selectXcheckCases(std::vector<XcheckCase> case
     if (std::none_of(cases.begin(), cases.end(),
                      [&](const XcheckCase& c) { return c.name == name; })) {
       std::string known;
-      for (const XcheckCase& c : cases) known += (known.empty() ? "" : ", ") + c.name;
+      for (const XcheckCase& c : cases)
+        known += (known.empty() ? "" : ", ") + c.name;
       return Status(TCPU_ERROR_NOT_FOUND,
                     concat("--case ", name, ": no such case (the cases: ", known, ")"));
     }

@@ -61,9 +61,8 @@ std::vector<std::string> caseRunArguments(const XcheckCase& xcheckCase,
   const std::filesystem::path modules = *parsed.get("modules");
   const std::string backend = parsed.getOr("backend", "cpu");
   const bool onCpu = backend == "cpu";
-  std::vector<std::string> arguments{
-      onCpu ? (modules / xcheckCase.module).string()
-            : (modules / (xcheckCase.name + ".ptx")).string()};
+  std::vector<std::string> arguments{onCpu ? (modules / xcheckCase.module).string()
+                                           : (modules / (xcheckCase.name + ".ptx")).string()};
   // PTX carries the signature it was compiled with; a loader of precompiled code takes none.
   const std::vector<std::string> caseArguments =
       onCpu ? xcheckCase.runArguments : withoutOption(xcheckCase.runArguments, "signature");
