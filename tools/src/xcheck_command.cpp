@@ -29,8 +29,8 @@ const CommandSpec kSpec{
     "  exact        bit-identical (integers, Philox, data movement)\n"
     "  ulp:N        each element within N units in the last place (elementwise math)\n"
     "  relnorm:X    ||actual - expected||2 / ||expected||2 <= X (reductions, dot products)\n"
-    "Prints per output: elements, max abs and relative error, max ULP distance, elements that\n"
-    "differ, the rule and the verdict.\n"
+    "Prints per output: elements, max abs and relative error, max ULP distance, the relative\n"
+    "norm of the difference, elements that differ, the rule and the verdict.\n"
     "Exit status: 0 all pass, 1 a case failed to run, or an output breaks its rule or a case\n"
     "is missing or differs, 2 usage, 3 a cases file or a run that cannot be read.",
     {{"compare", "", "compare two runs given as the two positionals"},

@@ -337,7 +337,7 @@ struct CaseRun {
 };
 
 // One line of the table.
-using Row = std::array<std::string, 9>;
+using Row = std::array<std::string, 10>;
 
 Expected<NpyArray> readArray(const std::filesystem::path& directory, const std::string& name) {
   Expected<NpyArray> array = readNpyFile(directory / (name + ".npy"));
@@ -489,7 +489,8 @@ void printTable(const std::vector<Row>& rows, std::ostream& out) {
     for (std::size_t i = 0; i < row.size(); ++i)
       widths[i] = std::max(widths[i], row[i].size());
   // Numbers align right, text left; the last column is not padded.
-  constexpr std::array<bool, 9> right = {false, false, true, true, true, true, true, false, false};
+  constexpr std::array<bool, 10> right = {false, false, true, true,  true,
+                                          true,  true,  true, false, false};
   for (const Row& row : rows) {
     std::string line;
     for (std::size_t i = 0; i < row.size(); ++i) {
@@ -514,11 +515,11 @@ Expected<bool> compareRunDirectories(const std::filesystem::path& expected,
   if (!cases) return cases.status();
 
   std::vector<Row> rows = {{"case", "output", "elements", "max abs err", "max rel err", "max ULP",
-                            "mismatches", "rule", "result"}};
+                            "rel norm", "mismatches", "rule", "result"}};
   uint64_t outputs = 0, passedOutputs = 0, failedCases = 0;
   for (const CaseRun& run : *cases) {
     const auto caseFails = [&](const std::string& why) {
-      rows.push_back({run.name, "-", "", "", "", "", "", "", concat("FAIL: ", why)});
+      rows.push_back({run.name, "-", "", "", "", "", "", "", "", concat("FAIL: ", why)});
       ++failedCases;
     };
     if (!run.actual) {
@@ -543,15 +544,15 @@ Expected<bool> compareRunDirectories(const std::filesystem::path& expected,
       if (!actualArray) return actualArray.status();
       Expected<ArrayComparison> comparison = compareArrays(*expectedArray, *actualArray, rule);
       if (!comparison) {
-        rows.push_back({run.name, name, "", "", "", "", "", formatComparisonRule(rule),
+        rows.push_back({run.name, name, "", "", "", "", "", "", formatComparisonRule(rule),
                         concat("FAIL: ", comparison.status().message())});
         continue;
       }
       if (comparison->passed) ++passedOutputs;
       rows.push_back({run.name, name, concat(comparison->elements),
                       formatError(comparison->maxAbsError), formatError(comparison->maxRelError),
-                      formatUlp(comparison->maxUlp), concat(comparison->mismatches),
-                      formatComparisonRule(rule),
+                      formatUlp(comparison->maxUlp), formatError(comparison->relativeNorm),
+                      concat(comparison->mismatches), formatComparisonRule(rule),
                       comparison->passed ? "pass" : concat("FAIL: ", comparison->note)});
     }
   }
