@@ -14,15 +14,32 @@ if(NOT DEFINED TCPU_KERNEL_INCLUDE_DIRS)
 endif()
 
 # tcpu_add_kernels(<target> SOURCES <file>... [OUTPUT_DIRECTORY <dir>]
-#                  [SPECIALIZE <name>=<Kernel<args...>>...])
+#                  [SPECIALIZE <name>=<Kernel<args...>>...] [PTX_ARCH <sm_NN>])
 # Compiles C++ kernel sources with clang to LLVM bitcode (<dir>/<name>.bc, default the
 # current binary directory), loadable through codegen with tcpuModuleLoad. <target> is
 # a custom target that builds them all.
 # SPECIALIZE adds named instantiations of tl kernel templates to the (single) source,
 # as TL_KERNEL(<name>, <Kernel<args...>>) lines: e.g.
 #   SPECIALIZE "softmax_2048=softmax_kernel<2048>" "softmax_4096=softmax_kernel<4096>"
+# PTX_ARCH also compiles each bitcode file to PTX for that NVIDIA architecture (<dir>/<name>.ptx,
+# by `tcpu ptx`: the same bitcode the CPU runs), loadable with tcpuModuleLoad on a CUDA context.
+# Its pointers are as untyped as the source's; `tcpu ptx --signature` types one kernel's.
+# The tcpu tool that compiles PTX: TCPU_EXECUTABLE, an installed package's, or this build's.
+function(_tcpu_ptx_tool out dependency)
+  if(TCPU_EXECUTABLE)
+    set(${out} ${TCPU_EXECUTABLE} PARENT_SCOPE)
+    set(${dependency} "" PARENT_SCOPE)
+  elseif(TARGET tcpu::tcpu)
+    set(${out} $<TARGET_FILE:tcpu::tcpu> PARENT_SCOPE)
+    set(${dependency} "" PARENT_SCOPE)
+  else() # inside tcpu's own build
+    set(${out} $<TARGET_FILE:tcpu> PARENT_SCOPE)
+    set(${dependency} tcpu PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(tcpu_add_kernels target)
-  cmake_parse_arguments(ARG "" "OUTPUT_DIRECTORY" "SOURCES;SPECIALIZE" ${ARGN})
+  cmake_parse_arguments(ARG "" "OUTPUT_DIRECTORY;PTX_ARCH" "SOURCES;SPECIALIZE" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "tcpu_add_kernels(${target}): SOURCES is empty")
   endif()
@@ -71,6 +88,14 @@ function(tcpu_add_kernels target)
       DEPFILE ${output}.d
       COMMENT "Compiling kernel ${source} to bitcode" VERBATIM)
     list(APPEND outputs ${output})
+    if(ARG_PTX_ARCH)
+      _tcpu_ptx_tool(tool tool_dependency)
+      add_custom_command(OUTPUT ${directory}/${stem}.ptx
+        COMMAND ${tool} ptx ${output} --arch ${ARG_PTX_ARCH} -o ${directory}/${stem}.ptx
+        DEPENDS ${output} ${tool_dependency}
+        COMMENT "Compiling kernel ${source} to PTX for ${ARG_PTX_ARCH}" VERBATIM)
+      list(APPEND outputs ${directory}/${stem}.ptx)
+    endif()
   endforeach()
   add_custom_target(${target} ALL DEPENDS ${outputs})
 endfunction()
