@@ -81,13 +81,11 @@ int compileCases(const ParsedArguments& parsed, Console console) {
     return reportFailure(console, "ptx",
                          "--cases FILE takes --modules DIR and --out-dir DIR and no module",
                          kExitUsage);
-  Expected<std::vector<XcheckCase>> cases = readXcheckCases(*parsed.get("cases"));
-  if (!cases)
-    return reportFailure(console, "ptx", cases.status(),
-                         cases.status().code() == TCPU_ERROR_FILE_NOT_FOUND ? kExitInputOutput
-                                                                            : kExitUsage);
-  Expected<std::vector<XcheckCase>> selected = selectXcheckCases(cases.take(), parsed.all("case"));
-  if (!selected) return reportFailure(console, "ptx", selected.status(), kExitUsage);
+  Expected<std::vector<XcheckCase>> selected =
+      readSelectedXcheckCases(*parsed.get("cases"), parsed.all("case"));
+  if (!selected)
+    return reportFailure(console, "ptx", selected.status(),
+                         exitCodeForCasesFailure(selected.status()));
   const std::filesystem::path modules = *parsed.get("modules");
   const std::filesystem::path outDir = *parsed.get("out-dir");
   std::error_code error;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "command_support.hpp"
+#include "exit_codes.hpp"
 
 namespace tcpu::cli {
 namespace {
@@ -112,6 +113,17 @@ Expected<std::vector<XcheckCase>> selectXcheckCases(std::vector<XcheckCase> case
     return std::find(only.begin(), only.end(), c.name) == only.end();
   });
   return cases;
+}
+
+Expected<std::vector<XcheckCase>> readSelectedXcheckCases(const std::string& path,
+                                                          const std::vector<std::string>& only) {
+  Expected<std::vector<XcheckCase>> cases = readXcheckCases(path);
+  if (!cases) return cases.status();
+  return selectXcheckCases(cases.take(), only);
+}
+
+int exitCodeForCasesFailure(const Status& status) {
+  return status.code() == TCPU_ERROR_FILE_NOT_FOUND ? kExitInputOutput : kExitUsage;
 }
 
 std::optional<std::string> caseOption(const XcheckCase& xcheckCase, std::string_view name,

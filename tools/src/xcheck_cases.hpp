@@ -37,6 +37,14 @@ Expected<std::vector<XcheckCase>> readXcheckCases(const std::string& path);
 Expected<std::vector<XcheckCase>> selectXcheckCases(std::vector<XcheckCase> cases,
                                                     const std::vector<std::string>& only);
 
+// readXcheckCases, then selectXcheckCases: what `--cases FILE [--case NAME]...` means.
+Expected<std::vector<XcheckCase>> readSelectedXcheckCases(const std::string& path,
+                                                          const std::vector<std::string>& only);
+
+// The tool's exit code for a failed readSelectedXcheckCases: an unreadable file is an input
+// error (3), a malformed file or an unknown --case a usage error (2).
+int exitCodeForCasesFailure(const Status& status);
+
 // The value of a `tcpu run` option in the case (`--name V`, `--name=V`, or `-s V` for a short
 // name), or nullopt.
 std::optional<std::string> caseOption(const XcheckCase& xcheckCase, std::string_view name,

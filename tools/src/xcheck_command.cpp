@@ -85,13 +85,11 @@ int runCases(const ParsedArguments& parsed, Console console) {
   for (const char* required : {"modules", "out-dir"})
     if (!parsed.has(required))
       return reportFailure(console, "xcheck", concat("--cases needs --", required), kExitUsage);
-  Expected<std::vector<XcheckCase>> cases = readXcheckCases(*parsed.get("cases"));
-  if (!cases)
-    return reportFailure(console, "xcheck", cases.status(),
-                         cases.status().code() == TCPU_ERROR_FILE_NOT_FOUND ? kExitInputOutput
-                                                                            : kExitUsage);
-  Expected<std::vector<XcheckCase>> selected = selectXcheckCases(cases.take(), parsed.all("case"));
-  if (!selected) return reportFailure(console, "xcheck", selected.status(), kExitUsage);
+  Expected<std::vector<XcheckCase>> selected =
+      readSelectedXcheckCases(*parsed.get("cases"), parsed.all("case"));
+  if (!selected)
+    return reportFailure(console, "xcheck", selected.status(),
+                         exitCodeForCasesFailure(selected.status()));
   std::size_t failed = 0;
   for (const XcheckCase& xcheckCase : *selected) {
     console.out << "case " << xcheckCase.name << "\n";
