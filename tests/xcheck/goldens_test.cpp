@@ -84,8 +84,8 @@ TEST_P(XcheckCase, CpuMatchesTheGpuLive) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ReferenceKernels, XcheckCase, ::testing::ValuesIn(caseNames()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           return info.param;
+                         [](const ::testing::TestParamInfo<std::string>& testCase) {
+                           return testCase.param;
                          });
 
 } // namespace
