@@ -484,13 +484,13 @@ Expected<std::string> inputMismatch(const CaseRun& run) {
 }
 
 void printTable(const std::vector<Row>& rows, std::ostream& out) {
-  std::array<std::size_t, 9> widths{};
+  std::array<std::size_t, std::tuple_size_v<Row>> widths{};
   for (const Row& row : rows)
     for (std::size_t i = 0; i < row.size(); ++i)
       widths[i] = std::max(widths[i], row[i].size());
   // Numbers align right, text left; the last column is not padded.
-  constexpr std::array<bool, 10> right = {false, false, true, true,  true,
-                                          true,  true,  true, false, false};
+  constexpr std::array<bool, std::tuple_size_v<Row>> right = {false, false, true, true,  true,
+                                                              true,  true,  true, false, false};
   for (const Row& row : rows) {
     std::string line;
     for (std::size_t i = 0; i < row.size(); ++i) {
