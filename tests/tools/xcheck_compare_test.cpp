@@ -749,24 +749,20 @@ TEST(XcheckRuns, AMissingCaseAndManifestsThatDisagree) {
   EXPECT_TRUE(contains(text, "softmax     out ")) << text;
 
   // Another kernel, other outputs, other inputs.
-  writeCase(
-      runs.cpu,
-      manifestOf("vector_add", "add_kernel_v2", "cpu", "x86", {"x", "y"}, {{"out", rule("exact")}}),
-      runs.add);
-  EXPECT_TRUE(contains(compareRuns(runs.cuda, runs.cpu).second,
-                       "FAIL: the runs ran different kernels: 'add_kernel' and 'add_kernel_v2'"));
-  writeCase(runs.cpu,
-            manifestOf("vector_add", "add_kernel", "cpu", "x86", {"x", "y"},
-                       {{"out", rule("exact")}, {"x2", rule("exact")}}),
-            runs.add);
-  EXPECT_TRUE(contains(compareRuns(runs.cuda, runs.cpu).second,
-                       "FAIL: the manifests list different outputs: [out] and [out, x2]"));
-  writeCase(
-      runs.cpu,
-      manifestOf("vector_add", "add_kernel", "cpu", "x86", {"y", "x"}, {{"out", rule("exact")}}),
-      runs.add);
-  EXPECT_TRUE(contains(compareRuns(runs.cuda, runs.cpu).second,
-                       "FAIL: the manifests list different inputs: [x, y] and [y, x]"));
+  const std::pair<XcheckManifest, std::string> mismatches[] = {
+      {manifestOf("vector_add", "add_kernel_v2", "cpu", "x86", {"x", "y"},
+                  {{"out", rule("exact")}}),
+       "FAIL: the runs ran different kernels: 'add_kernel' and 'add_kernel_v2'"},
+      {manifestOf("vector_add", "add_kernel", "cpu", "x86", {"x", "y"},
+                  {{"out", rule("exact")}, {"x2", rule("exact")}}),
+       "FAIL: the manifests list different outputs: [out] and [out, x2]"},
+      {manifestOf("vector_add", "add_kernel", "cpu", "x86", {"y", "x"}, {{"out", rule("exact")}}),
+       "FAIL: the manifests list different inputs: [x, y] and [y, x]"},
+  };
+  for (const auto& [manifest, message] : mismatches) {
+    writeCase(runs.cpu, manifest, runs.add);
+    EXPECT_TRUE(contains(compareRuns(runs.cuda, runs.cpu).second, message)) << message;
+  }
   // An output of another shape fails its line, not the comparison.
   std::map<std::string, NpyArray> add = runs.add;
   add["out"] = fp32({11, 22, 33}, {3, 1});
