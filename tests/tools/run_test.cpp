@@ -62,6 +62,29 @@ static void checked_entry(void* const* params, uint64_t begin, uint64_t end,
 static const tcpuParamDesc checked_params[1] = {{TCPU_TYPE_PTR, TCPU_TYPE_I32, 8, 8, "flags"}};
 const tcpuKernelDesc tcpu_kernel_desc_checked = {TCPU_KERNEL_ABI_VERSION, 1, "checked",
                                                  checked_entry, checked_params};
+
+/* out[i] = the sum over r < count of rows[r][i]: rows is a table of addresses. */
+static void sum_rows_entry(void* const* params, uint64_t begin, uint64_t end,
+                           const tcpuLaunchFrame* frame) {
+  const int64_t* rows = *(const int64_t* const*)params[0];
+  float* out = *(float* const*)params[1];
+  const int32_t count = *(const int32_t*)params[2];
+  const int32_t n = *(const int32_t*)params[3];
+  (void)frame;
+  for (uint64_t i = begin; i < end && (int64_t)i < n; ++i) {
+    float sum = 0;
+    for (int32_t r = 0; r < count; ++r)
+      sum += ((const float*)(uintptr_t)rows[r])[i];
+    out[i] = sum;
+  }
+}
+static const tcpuParamDesc sum_rows_params[4] = {
+    {TCPU_TYPE_PTR, TCPU_TYPE_I64, 8, 8, "rows"},
+    {TCPU_TYPE_PTR, TCPU_TYPE_FP32, 8, 8, "out"},
+    {TCPU_TYPE_I32, TCPU_TYPE_UNKNOWN, 4, 4, "count"},
+    {TCPU_TYPE_I32, TCPU_TYPE_UNKNOWN, 4, 4, "n"}};
+const tcpuKernelDesc tcpu_kernel_desc_sum_rows = {TCPU_KERNEL_ABI_VERSION, 4, "sum_rows",
+                                                  sum_rows_entry, sum_rows_params};
 )";
 
 std::span<const std::byte> bytesOf(const std::vector<float>& values) {
@@ -210,6 +233,84 @@ TEST_F(RunCommand, SharedObjectKernelTakesTypedNamedParametersWithoutSignature) 
   for (std::size_t i = 0; i < in.size(); ++i)
     ASSERT_EQ(out[i], in[i] * 0.1f) << "element " << i;
   EXPECT_TRUE(std::filesystem::exists(outDir() / "in.npy"));
+}
+
+TEST_F(RunCommand, AddressTablesPointAtBuffersAndParameters) {
+  const auto sumRows = [&](const std::string& rows, std::vector<std::string> extra) {
+    std::vector<std::string> arguments = {
+        "run",       sharedObject(),   "--kernel",        "sum_rows", "--grid", "n,1,1", "--arg",
+        rows,        "--arg",          "values:10,20,30", "--arg",    "3",      "--arg", "3",
+        "--out-dir", outDir().string()};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    return runTool(arguments);
+  };
+  // The table may name --buffer arrays and pointer parameters, one of them twice.
+  const test::CliResult result =
+      sumRows("ptrs:x,y,x", {"--buffer", "x:fp32=values:1,2.5,-3", "--buffer", "y:fp32=arange:3",
+                             "--xcheck", "sums", "--output", "out", "--output", "y"});
+  ASSERT_EQ(result.code, kExitSuccess) << result.err;
+  // out is read back after the launch: 1+0+1, 2.5+1+2.5, -3+2-3.
+  EXPECT_EQ(floatsOf(readNpy(outDir() / "out.npy")), (std::vector<float>{2, 6, -4}));
+  EXPECT_EQ(floatsOf(readNpy(outDir() / "x.npy")), (std::vector<float>{1, 2.5, -3}));
+  EXPECT_EQ(floatsOf(readNpy(outDir() / "y.npy")), (std::vector<float>{0, 1, 2}));
+  EXPECT_FALSE(std::filesystem::exists(outDir() / "rows.npy")) << "addresses are not outputs";
+  const std::string manifest = readText(outDir() / "xcheck.txt");
+  EXPECT_NE(manifest.find("\ninput x\noutput out exact\noutput y exact\n"), std::string::npos)
+      << manifest;
+  EXPECT_EQ(manifest.find("input rows"), std::string::npos) << manifest;
+
+  std::filesystem::remove_all(outDir());
+  const test::CliResult parameter = sumRows("ptrs:out,out,out", {});
+  ASSERT_EQ(parameter.code, kExitSuccess) << parameter.err;
+  EXPECT_EQ(floatsOf(readNpy(outDir() / "out.npy")), (std::vector<float>{30, 60, 90}));
+}
+
+TEST_F(RunCommand, AddressTableAndBufferErrorsNameTheArgument) {
+  const auto error = [&](const std::string& rows, std::vector<std::string> extra) {
+    std::vector<std::string> arguments = {
+        "run",       sharedObject(),   "--kernel", "sum_rows", "--grid", "n,1,1", "--arg",
+        rows,        "--arg",          "zeros:3",  "--arg",    "1",      "--arg", "3",
+        "--out-dir", outDir().string()};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    const test::CliResult result = runTool(arguments);
+    EXPECT_EQ(result.code, kExitUsage) << result.err;
+    EXPECT_FALSE(std::filesystem::exists(outDir()));
+    return result.err;
+  };
+  EXPECT_NE(error("ptrs:z", {"--buffer", "x:fp32=zeros:3"})
+                .find("--arg 1 (rows) ptrs: 'z' is no array of this run (arrays: out, x)"),
+            std::string::npos);
+  EXPECT_NE(error("ptrs:x,", {}).find("--arg 1 (rows: *i64)='ptrs:x,' has an empty buffer name"),
+            std::string::npos);
+  EXPECT_NE(error("ptrs:x", {"--buffer", "x=zeros:3"})
+                .find("--buffer x: a generated buffer needs its element type, as in "
+                      "x:fp32=zeros:3"),
+            std::string::npos);
+  EXPECT_NE(error("ptrs:x", {"--buffer", "x:float=zeros:3"})
+                .find("--buffer x: 'float' is not an element type"),
+            std::string::npos);
+  EXPECT_NE(error("ptrs:x", {"--buffer", "x y:fp32=zeros:3"})
+                .find("the name 'x y' is not [A-Za-z0-9_-]+"),
+            std::string::npos);
+  EXPECT_NE(error("ptrs:x", {"--buffer", "x:fp32"}).find("is not NAME:TYPE=GENERATOR"),
+            std::string::npos);
+  EXPECT_NE(error("ptrs:out", {"--buffer", "out:fp32=zeros:3"})
+                .find("--buffer out: the name is taken by a parameter or another --buffer"),
+            std::string::npos);
+  EXPECT_NE(error("ptrs:x", {"--buffer", "x:fp32=zeros:3", "--buffer", "x:fp32=zeros:3"})
+                .find("--buffer x: the name is taken"),
+            std::string::npos);
+  EXPECT_NE(error("ptrs:x", {"--buffer", "x:i32=values:1,,3"})
+                .find("--buffer x values element 2='' is not an integer"),
+            std::string::npos);
+
+  // ptrs: fills only tables of 64-bit integers.
+  const test::CliResult floats = vectorAdd("ptrs:y", "zeros:1", "zeros:1", 1);
+  EXPECT_EQ(floats.code, kExitUsage);
+  EXPECT_NE(floats.err.find("--arg 1 (x: *fp32): 'ptrs:' fills a table of 64-bit addresses, but "
+                            "'x' points to fp32; give it the type *i64 or *u64"),
+            std::string::npos)
+      << floats.err;
 }
 
 TEST_F(RunCommand, FailedDeviceAssertExitsOneWithTheDetailAndWritesNothing) {

@@ -1,6 +1,8 @@
 #include "run_arguments.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 #include <random>
 #include <string_view>
 
@@ -35,23 +37,37 @@ NpyArray generate(tcpuDataType type, uint64_t count, Fill fill) {
 
 // Whether `text` is a generator rather than a file name.
 bool namesGenerator(std::string_view text) {
-  for (std::string_view kind : {"zeros:", "arange:", "rand:", "full:"})
+  for (std::string_view kind : {"zeros:", "arange:", "rand:", "full:", "values:"})
     if (text.starts_with(kind)) return true;
   return false;
 }
 
-// zeros:N, arange:N, rand:N or full:N:VALUE.
-Expected<NpyArray> generateBuffer(const KernelParameter& parameter, std::size_t index,
-                                  std::string_view text, uint64_t seed) {
+// values:V,V,...: each value parsed as an element of `type`.
+Expected<NpyArray> listedValues(tcpuDataType type, std::string_view list, const std::string& what) {
+  std::vector<ScalarValue> elements;
+  std::size_t position = 0;
+  while (position <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', position), list.size());
+    Expected<ScalarValue> element =
+        parseScalar(type, list.substr(position, comma - position),
+                    concat(what, " values element ", elements.size() + 1));
+    if (!element) return element.status();
+    elements.push_back(*element);
+    position = comma + 1;
+  }
+  const std::size_t size = dataTypeSize(type);
+  return generate(type, elements.size(), [&](uint64_t i, std::byte* out) {
+    std::copy_n(elements[i].bytes.begin(), size, out);
+  });
+}
+
+// zeros:N, arange:N, rand:N, full:N:VALUE or values:V,...; `what` names the argument in errors.
+Expected<NpyArray> generateBuffer(const std::string& what, tcpuDataType type, std::string_view text,
+                                  std::size_t streamIndex, uint64_t seed) {
   const std::size_t colon = text.find(':');
   const std::string_view kind = text.substr(0, colon);
-  const std::string what = argumentName(parameter, index);
-  const tcpuDataType type = static_cast<tcpuDataType>(parameter.desc.pointee);
-  if (dataTypeSize(type) == 0)
-    return invalid(concat(what, ": the kernel does not say what pointer '", parameter.name,
-                          "' points to, so '", kind,
-                          "' cannot make its elements; pass --signature (e.g. '*fp32, ...')"));
   std::string_view rest = text.substr(colon + 1);
+  if (kind == "values") return listedValues(type, rest, what);
   std::string_view value;
   if (kind == "full") {
     const std::size_t second = rest.find(':');
@@ -80,7 +96,7 @@ Expected<NpyArray> generateBuffer(const KernelParameter& parameter, std::size_t 
   // rand: mt19937_64's output is fixed by the standard, and the conversions below are explicit,
   // so a seed gives the same buffer with every compiler and library.
   std::seed_seq sequence{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32),
-                         static_cast<uint32_t>(index)};
+                         static_cast<uint32_t>(streamIndex)};
   std::mt19937_64 random(sequence);
   return generate(type, n, [&](uint64_t, std::byte* out) {
     const uint64_t bits = random();
@@ -91,9 +107,9 @@ Expected<NpyArray> generateBuffer(const KernelParameter& parameter, std::size_t 
   });
 }
 
-Expected<NpyArray> readBuffer(const KernelParameter& parameter, std::size_t index,
+// A .npy file's elements, of type `expected` (any type when it is TCPU_TYPE_UNKNOWN).
+Expected<NpyArray> readBuffer(const std::string& what, tcpuDataType expected,
                               const std::string& path) {
-  const std::string what = argumentName(parameter, index);
   Expected<NpyArray> array = readNpyFile(path);
   if (!array) {
     const Status& status = array.status();
@@ -102,11 +118,7 @@ Expected<NpyArray> readBuffer(const KernelParameter& parameter, std::size_t inde
                                                             : status.code(),
                   concat(what, ": ", status.message()));
   }
-  const auto expected = static_cast<tcpuDataType>(parameter.desc.pointee);
-  if (dataTypeSize(expected) == 0)
-    return invalid(concat(what, ": the kernel does not say what pointer '", parameter.name,
-                          "' points to, so '", path,
-                          "' cannot be checked against it; pass --signature (e.g. '*fp32, ...')"));
+  if (expected == TCPU_TYPE_UNKNOWN) return array.take();
   // bf16 travels in .npy files as its bits, <u2 (see npy.hpp).
   if (expected == TCPU_TYPE_BF16 && array->type == TCPU_TYPE_U16) array->type = expected;
   if (array->type != expected)
@@ -114,6 +126,40 @@ Expected<NpyArray> readBuffer(const KernelParameter& parameter, std::size_t inde
                           npyDescriptor(array->type), ") but the kernel reads ",
                           tcpuDataTypeName(expected), " (", npyDescriptor(expected), ")"));
   return array.take();
+}
+
+// ptrs:NAME,...: the parameter must hold 64-bit integers (what Triton passes addresses as).
+Expected<AddressTable> addressTable(const KernelParameter& parameter, const std::string& what,
+                                    std::string_view list) {
+  const auto type = static_cast<tcpuDataType>(parameter.desc.pointee);
+  if (type != TCPU_TYPE_I64 && type != TCPU_TYPE_U64)
+    return invalid(concat(what, ": 'ptrs:' fills a table of 64-bit addresses, but '",
+                          parameter.name, "' points to ",
+                          dataTypeSize(type) == 0 ? "an unknown type" : tcpuDataTypeName(type),
+                          "; give it the type *i64 or *u64 (--signature)"));
+  AddressTable table;
+  std::size_t position = 0;
+  while (position <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', position), list.size());
+    const std::string_view name = list.substr(position, comma - position);
+    if (name.empty()) return invalid(concat(what, "='ptrs:", list, "' has an empty buffer name"));
+    table.buffers.emplace_back(name);
+    position = comma + 1;
+  }
+  return table;
+}
+
+bool isBufferName(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+}
+
+std::optional<tcpuDataType> dataTypeNamed(std::string_view name) {
+  for (int type = TCPU_TYPE_I1; type < TCPU_TYPE_PTR; ++type)
+    if (name == tcpuDataTypeName(static_cast<tcpuDataType>(type)))
+      return static_cast<tcpuDataType>(type);
+  return std::nullopt;
 }
 
 } // namespace
@@ -144,16 +190,63 @@ std::string describeParameter(const KernelParameter& parameter) {
 
 Expected<RunArgument> parseRunArgument(const KernelParameter& parameter, std::size_t index,
                                        const std::string& text, uint64_t seed) {
+  const std::string what = argumentName(parameter, index);
   if (parameter.desc.type != TCPU_TYPE_PTR) {
-    Expected<ScalarValue> scalar = parseScalar(static_cast<tcpuDataType>(parameter.desc.type), text,
-                                               argumentName(parameter, index));
+    Expected<ScalarValue> scalar =
+        parseScalar(static_cast<tcpuDataType>(parameter.desc.type), text, what);
     if (!scalar) return scalar.status();
     return RunArgument(scalar.take());
   }
-  Expected<NpyArray> buffer = namesGenerator(text) ? generateBuffer(parameter, index, text, seed)
-                                                   : readBuffer(parameter, index, text);
+  if (text.starts_with("ptrs:")) {
+    Expected<AddressTable> table = addressTable(parameter, what, std::string_view(text).substr(5));
+    if (!table) return table.status();
+    return RunArgument(table.take());
+  }
+  const auto type = static_cast<tcpuDataType>(parameter.desc.pointee);
+  const bool generated = namesGenerator(text);
+  if (dataTypeSize(type) == 0)
+    return invalid(concat(what, ": the kernel does not say what pointer '", parameter.name,
+                          "' points to, so '", generated ? text.substr(0, text.find(':')) : text,
+                          "' cannot ", generated ? "make its elements" : "be checked against it",
+                          "; pass --signature (e.g. '*fp32, ...')"));
+  Expected<NpyArray> buffer =
+      generated ? generateBuffer(what, type, text, index, seed) : readBuffer(what, type, text);
   if (!buffer) return buffer.status();
   return RunArgument(buffer.take());
+}
+
+Expected<NamedBuffer> parseNamedBuffer(const std::string& text, std::size_t streamIndex,
+                                       uint64_t seed) {
+  const std::size_t equals = text.find('=');
+  if (equals == std::string::npos)
+    return invalid(concat("--buffer '", text, "' is not NAME:TYPE=GENERATOR or NAME=FILE.npy"));
+  const std::string_view head = std::string_view(text).substr(0, equals);
+  const std::string value = text.substr(equals + 1);
+  const std::size_t colon = head.find(':');
+  NamedBuffer buffer;
+  buffer.name = std::string(head.substr(0, colon));
+  if (!isBufferName(buffer.name))
+    return invalid(
+        concat("--buffer '", text, "': the name '", buffer.name, "' is not [A-Za-z0-9_-]+"));
+  const std::string what = concat("--buffer ", buffer.name);
+  tcpuDataType type = TCPU_TYPE_UNKNOWN;
+  if (colon != std::string_view::npos) {
+    const std::optional<tcpuDataType> named = dataTypeNamed(head.substr(colon + 1));
+    if (!named)
+      return invalid(concat(what, ": '", head.substr(colon + 1),
+                            "' is not an element type (i8...i64, u8...u64, fp16, bf16, fp32, "
+                            "fp64)"));
+    type = *named;
+  }
+  const bool generated = namesGenerator(value);
+  if (generated && type == TCPU_TYPE_UNKNOWN)
+    return invalid(concat(what, ": a generated buffer needs its element type, as in ", buffer.name,
+                          ":fp32=", value));
+  Expected<NpyArray> array = generated ? generateBuffer(what, type, value, streamIndex, seed)
+                                       : readBuffer(what, type, value);
+  if (!array) return array.status();
+  buffer.array = array.take();
+  return buffer;
 }
 
 } // namespace tcpu::cli

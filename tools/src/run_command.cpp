@@ -19,6 +19,7 @@
 #include "exit_codes.hpp"
 #include "format_size.hpp"
 #include "grid_expression.hpp"
+#include "launch_arguments.hpp"
 #include "output_files.hpp"
 #include "run_arguments.hpp"
 #include "runtime_session.hpp"
@@ -35,13 +36,17 @@ const CommandSpec kSpec{
     "kernels. Give one --arg per kernel parameter, in order:\n"
     "  pointers  FILE.npy (its dtype must be the element type; bf16 as <u2 bits), or\n"
     "            zeros:N, arange:N, rand:N (floats in [0, 1), integers in [0, 100),\n"
-    "            reproducible from --seed), full:N:VALUE\n"
+    "            reproducible from --seed), full:N:VALUE, values:V,V,... (the elements), or\n"
+    "            ptrs:NAME,... (for *i64/*u64: the device addresses of the named arrays --\n"
+    "            other pointer parameters or --buffer ones; such a table is not written out)\n"
     "  scalars   a number of the parameter's type (range-checked; fp16/bf16 rounded to\n"
     "            nearest even)\n"
     "Element types come from the kernel; for IR whose pointers are untyped, pass --signature.\n"
     "The grid entries are C integer expressions over the integer scalar parameters, e.g.\n"
     "--grid \"(n+1023)/1024,1,1\" (parameters without names are arg0, arg1, ...).\n"
-    "After the launches every pointer buffer is written to <out-dir>/<parameter>.npy; a\n"
+    "--buffer NAME:TYPE=GENERATOR (or NAME=FILE.npy) makes an array that is no parameter,\n"
+    "for ptrs: tables to point at.\n"
+    "After the launches every array is written to <out-dir>/<parameter or buffer>.npy; a\n"
     "failed launch writes nothing. With --repeat R > 1 the first launch is a warm-up and\n"
     "the kernel runs R times on the same buffers (so in-place kernels accumulate).\n"
     "With --backend cuda the module is PTX (`tcpu ptx ... --signature SIG` gives the types)\n"
@@ -51,6 +56,7 @@ const CommandSpec kSpec{
      {"grid", "\"gX,gY,gZ\"", "grid size: three expressions over the scalar parameters", 0, true},
      {"signature", "SIG", "Triton signature to compile the kernel with, e.g. \"*fp32, i32\""},
      {"arg", "VALUE", "the next parameter's value (repeat once per parameter)", 0, false, true},
+     {"buffer", "NAME:TYPE=GEN", "an array that is no parameter, for ptrs: tables", 0, false, true},
      {"out-dir", "DIR", "where the .npy outputs go (default: .)"},
      {"repeat", "R", "launch R times and report median and minimum time (default 1)"},
      {"seed", "S", "seed of rand:N buffers (default 0)"},
@@ -186,54 +192,6 @@ std::vector<std::string> outputNames(const std::vector<KernelParameter>& paramet
   return names;
 }
 
-// The arguments on the device: buffers for the arrays, and the kernelParams array. params_
-// points into pointers_ and into the scalars of the values uploaded: moving this object keeps
-// the vectors' storage, and the values must outlive it.
-class LaunchArguments {
-public:
-  static Expected<LaunchArguments> upload(std::vector<RunArgument>& values) {
-    LaunchArguments launch;
-    launch.pointers_.resize(values.size(), 0);
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (auto* array = std::get_if<NpyArray>(&values[i])) {
-        Expected<DeviceBuffer> buffer = DeviceBuffer::allocate(array->data.size());
-        if (!buffer) return buffer.status();
-        launch.pointers_[i] = buffer->get();
-        if (!array->data.empty())
-          if (const tcpuResult result =
-                  tcpuMemcpyHtoD(buffer->get(), array->data.data(), array->data.size());
-              result != TCPU_SUCCESS)
-            return runtimeFailure(result, "tcpuMemcpyHtoD");
-        launch.buffers_.push_back(buffer.take());
-        launch.params_.push_back(&launch.pointers_[i]);
-      } else {
-        launch.params_.push_back(std::get<ScalarValue>(values[i]).bytes.data());
-      }
-    }
-    return launch;
-  }
-
-  // Copies the buffers back into the arrays they came from.
-  Status download(std::vector<RunArgument>& values) const {
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      auto* array = std::get_if<NpyArray>(&values[i]);
-      if (!array || array->data.empty()) continue;
-      if (const tcpuResult result =
-              tcpuMemcpyDtoH(array->data.data(), pointers_[i], array->data.size());
-          result != TCPU_SUCCESS)
-        return runtimeFailure(result, "tcpuMemcpyDtoH");
-    }
-    return {};
-  }
-
-  void** params() { return params_.data(); }
-
-private:
-  std::vector<DeviceBuffer> buffers_;
-  std::vector<tcpuDeviceptr> pointers_; // kernelParams[i] points here for pointer i
-  std::vector<void*> params_;
-};
-
 // Launches R times; returns each launch's milliseconds.
 Expected<std::vector<double>> launchRepeatedly(tcpuFunction function, const std::string& kernel,
                                                const std::array<uint32_t, 3>& grid,
@@ -289,17 +247,26 @@ void reportTimes(std::ostream& out, const std::string& kernel, const std::array<
   out << line.str() << "\n";
 }
 
-Status writeOutputs(const std::filesystem::path& directory,
-                    const std::vector<KernelParameter>& parameters,
-                    const std::vector<RunArgument>& values, std::ostream& out) {
-  const std::vector<std::string> names = outputNames(parameters);
+// The run's arrays as they are written out: the pointer parameters' (not the address tables)
+// under their output names, then the --buffer ones.
+using NamedArrays = std::vector<std::pair<std::string, const NpyArray*>>;
+NamedArrays runArrays(const std::vector<std::string>& names, const std::vector<RunArgument>& values,
+                      const std::vector<NamedBuffer>& buffers) {
+  NamedArrays arrays;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (const auto* array = std::get_if<NpyArray>(&values[i])) arrays.emplace_back(names[i], array);
+  for (const NamedBuffer& buffer : buffers)
+    arrays.emplace_back(buffer.name, &buffer.array);
+  return arrays;
+}
+
+Status writeOutputs(const std::filesystem::path& directory, const NamedArrays& arrays,
+                    std::ostream& out) {
   std::vector<std::pair<std::string, std::string>> files;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const auto* array = std::get_if<NpyArray>(&values[i]);
-    if (!array) continue;
+  for (const auto& [name, array] : arrays) {
     Expected<std::string> bytes = formatNpy(*array);
     if (!bytes) return bytes.status();
-    files.emplace_back((directory / (names[i] + ".npy")).string(), bytes.take());
+    files.emplace_back((directory / (name + ".npy")).string(), bytes.take());
   }
   if (files.empty()) return {};
   std::error_code error;
@@ -315,11 +282,10 @@ Status writeOutputs(const std::filesystem::path& directory,
   return {};
 }
 
-// The --xcheck manifest: the --output parameters with their rules, every other pointer an input.
+// The --xcheck manifest: the --output arrays with their rules, every other array an input.
 Expected<XcheckManifest> xcheckManifest(const ParsedArguments& arguments, const std::string& kernel,
                                         const std::vector<KernelParameter>& parameters,
-                                        const std::vector<RunArgument>& values,
-                                        const Options& options) {
+                                        const NamedArrays& arrays, const Options& options) {
   XcheckManifest manifest;
   manifest.caseName = *arguments.get("xcheck");
   manifest.kernel = kernel;
@@ -330,7 +296,6 @@ Expected<XcheckManifest> xcheckManifest(const ParsedArguments& arguments, const 
   if (tcpuCtxGetCurrent(&context) == TCPU_SUCCESS &&
       tcpuCtxGetName(device, sizeof device, context) == TCPU_SUCCESS)
     manifest.device = device;
-  const std::vector<std::string> names = outputNames(parameters);
   std::map<std::string, ComparisonRule> rules;
   for (const std::string& text : arguments.all("output")) {
     const size_t equals = text.find('=');
@@ -342,19 +307,18 @@ Expected<XcheckManifest> xcheckManifest(const ParsedArguments& arguments, const 
       return Status(rule.status().code(), concat("--output ", text, ": ", rule.status().message()));
     rules[name] = *rule;
   }
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (!std::holds_alternative<NpyArray>(values[i])) continue;
-    if (auto it = rules.find(names[i]); it != rules.end()) {
-      manifest.outputs.emplace_back(names[i], it->second);
+  for (const auto& [name, array] : arrays) {
+    if (auto it = rules.find(name); it != rules.end()) {
+      manifest.outputs.emplace_back(name, it->second);
       rules.erase(it);
     } else {
-      manifest.inputs.push_back(names[i]);
+      manifest.inputs.push_back(name);
     }
   }
   if (!rules.empty())
     return Status(TCPU_ERROR_INVALID_VALUE,
-                  concat("--output ", rules.begin()->first, " is not a pointer parameter of '",
-                         kernel, "' (", listParameters(parameters), ")"));
+                  concat("--output ", rules.begin()->first, " is neither an array parameter of '",
+                         kernel, "' (", listParameters(parameters), ") nor a --buffer"));
   if (manifest.outputs.empty())
     return Status(TCPU_ERROR_INVALID_VALUE, "--xcheck needs at least one --output PARAM[=RULE]");
   return manifest;
@@ -403,31 +367,50 @@ std::optional<Failure> run(const ParsedArguments& arguments, std::ostream& out) 
     if (!value) return Failure{exitCodeForArgument(value.status()), value.status().message()};
     values.push_back(value.take());
   }
+  const std::vector<std::string> names = outputNames(*parameters);
+  std::vector<NamedBuffer> buffers;
+  for (const std::string& text : arguments.all("buffer")) {
+    Expected<NamedBuffer> buffer =
+        parseNamedBuffer(text, parameters->size() + buffers.size(), options.seed);
+    if (!buffer) return Failure{exitCodeForArgument(buffer.status()), buffer.status().message()};
+    const auto sameName = [&](const NamedBuffer& other) { return other.name == buffer->name; };
+    if (std::find(names.begin(), names.end(), buffer->name) != names.end() ||
+        std::any_of(buffers.begin(), buffers.end(), sameName))
+      return Failure{kExitUsage, concat("--buffer ", buffer->name,
+                                        ": the name is taken by a parameter or another --buffer (",
+                                        listParameters(*parameters), ")")};
+    buffers.push_back(buffer.take());
+  }
   Expected<std::array<uint32_t, 3>> grid = computeGrid(*arguments.get("grid"), *parameters, values);
   if (!grid) return Failure{kExitUsage, grid.status().message()};
 
   std::optional<XcheckManifest> manifest;
   if (arguments.has("xcheck")) {
-    Expected<XcheckManifest> made = xcheckManifest(arguments, kernel, *parameters, values, options);
+    Expected<XcheckManifest> made =
+        xcheckManifest(arguments, kernel, *parameters, runArrays(names, values, buffers), options);
     if (!made) return Failure{kExitUsage, made.status().message()};
     manifest = made.take();
   } else if (arguments.has("output")) {
     return Failure{kExitUsage, "--output is for --xcheck runs"};
   }
 
-  Expected<LaunchArguments> launch = LaunchArguments::upload(values);
-  if (!launch) return Failure{kExitInputOutput, launch.status().message()};
+  Expected<LaunchArguments> launch = LaunchArguments::upload(values, names, buffers);
+  if (!launch)
+    return Failure{launch.status().code() == TCPU_ERROR_INVALID_VALUE ? kExitUsage
+                                                                      : kExitInputOutput,
+                   launch.status().message()};
   Expected<std::vector<double>> times =
       launchRepeatedly(function, kernel, *grid, *launch, parameters->size(), options);
   if (!times) return Failure{kExitKernelFailure, times.status().message()};
-  if (Status copied = launch->download(values); !copied.ok())
+  if (Status copied = launch->download(values, buffers); !copied.ok())
     return Failure{kExitKernelFailure, copied.message()};
 
+  const NamedArrays arrays = runArrays(names, values, buffers);
   uint64_t bufferBytes = 0;
-  for (const RunArgument& value : values)
-    if (const auto* array = std::get_if<NpyArray>(&value)) bufferBytes += array->data.size();
+  for (const auto& [name, array] : arrays)
+    bufferBytes += array->data.size();
   reportTimes(out, kernel, *grid, times.take(), bufferBytes);
-  if (Status written = writeOutputs(options.outDir, *parameters, values, out); !written.ok())
+  if (Status written = writeOutputs(options.outDir, arrays, out); !written.ok())
     return Failure{kExitInputOutput, written.message()};
   if (manifest)
     if (Status written = writeOutputFiles(
