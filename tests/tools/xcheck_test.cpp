@@ -91,7 +91,7 @@ TEST_F(XcheckCommand, RunsOfDifferentInputsAreNotComparable) {
 TEST_F(XcheckCommand, BadOutputsAndBackendsAreUsageErrors) {
   test::CliResult result = runCase("a", "5", "nothere=exact");
   EXPECT_EQ(result.code, kExitUsage);
-  EXPECT_NE(result.err.find("--output nothere is not a pointer parameter"), std::string::npos)
+  EXPECT_NE(result.err.find("--output nothere is neither an array parameter"), std::string::npos)
       << result.err;
   result = runCase("a", "5", "out=ulp:x");
   EXPECT_EQ(result.code, kExitUsage);
