@@ -83,6 +83,20 @@ static const tcpuParamDesc sum_rows_params[4] = {
     {TCPU_TYPE_PTR, TCPU_TYPE_FP32, 8, 8, "out"},
     {TCPU_TYPE_I32, TCPU_TYPE_UNKNOWN, 4, 4, "count"},
     {TCPU_TYPE_I32, TCPU_TYPE_UNKNOWN, 4, 4, "n"}};
+/* out[i] = -in[i] in bf16: the sign bit flipped. */
+static void negate_bf16_entry(void* const* params, uint64_t begin, uint64_t end,
+                              const tcpuLaunchFrame* frame) {
+  const uint16_t* in = *(const uint16_t* const*)params[0];
+  uint16_t* out = *(uint16_t* const*)params[1];
+  (void)frame;
+  for (uint64_t i = begin; i < end; ++i)
+    out[i] = (uint16_t)(in[i] ^ 0x8000u);
+}
+static const tcpuParamDesc negate_bf16_params[2] = {
+    {TCPU_TYPE_PTR, TCPU_TYPE_BF16, 8, 8, "in"}, {TCPU_TYPE_PTR, TCPU_TYPE_BF16, 8, 8, "out"}};
+const tcpuKernelDesc tcpu_kernel_desc_negate_bf16 = {TCPU_KERNEL_ABI_VERSION, 2, "negate_bf16",
+                                                     negate_bf16_entry, negate_bf16_params};
+
 const tcpuKernelDesc tcpu_kernel_desc_sum_rows = {TCPU_KERNEL_ABI_VERSION, 4, "sum_rows",
                                                   sum_rows_entry, sum_rows_params};
 )";
@@ -311,6 +325,24 @@ TEST_F(RunCommand, AddressTableAndBufferErrorsNameTheArgument) {
                             "'x' points to fp32; give it the type *i64 or *u64"),
             std::string::npos)
       << floats.err;
+}
+
+TEST_F(RunCommand, Bf16ArraysAreMarkedInTheManifest) {
+  const test::CliResult result =
+      runTool({"run", sharedObject(), "--kernel", "negate_bf16", "--grid", "2,1,1", "--arg",
+               "values:1,-2.5", "--arg", "zeros:2", "--xcheck", "negate", "--output", "out=ulp:0",
+               "--out-dir", outDir().string()});
+  ASSERT_EQ(result.code, kExitSuccess) << result.err;
+  const NpyArray out = readNpy(outDir() / "out.npy");
+  EXPECT_EQ(out.type, TCPU_TYPE_U16) << "bf16 travels as <u2";
+  ASSERT_EQ(out.data.size(), 4u);
+  uint16_t bits[2];
+  std::memcpy(bits, out.data.data(), sizeof bits);
+  EXPECT_EQ(bits[0], 0xbf80); // -1
+  EXPECT_EQ(bits[1], 0x4020); // 2.5
+  const std::string manifest = readText(outDir() / "xcheck.txt");
+  EXPECT_NE(manifest.find("\ninput in bf16\noutput out ulp:0 bf16\n"), std::string::npos)
+      << manifest;
 }
 
 TEST_F(RunCommand, FailedDeviceAssertExitsOneWithTheDetailAndWritesNothing) {

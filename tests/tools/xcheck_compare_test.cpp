@@ -164,6 +164,16 @@ TEST(XcheckManifest, RoundTrips) {
   EXPECT_EQ(formatManifest(*minimal), "tcpu-xcheck 1\ncase c\nkernel k\nbackend cpu\nseed 0\n");
   minimal->device = "two\nlines\r";
   EXPECT_TRUE(contains(formatManifest(*minimal), "\ndevice two lines \nseed 0\n"));
+
+  // bf16 arrays (their .npy files hold <u2 bits) are marked, inputs and outputs alike; the list
+  // comes back sorted.
+  manifest.bf16Arrays = {"Y", "X"};
+  const std::string marked = formatManifest(manifest);
+  EXPECT_TRUE(contains(marked, "\ninput X bf16\ninput W\n")) << marked;
+  EXPECT_TRUE(contains(marked, "\noutput Y relnorm:1e-05 bf16\noutput Mean ulp:16\n")) << marked;
+  Expected<XcheckManifest> markedBack = parseManifest(marked, "m");
+  ASSERT_TRUE(markedBack) << markedBack.status().message();
+  EXPECT_EQ(markedBack->bf16Arrays, (std::vector<std::string>{"X", "Y"}));
 }
 
 std::string manifestError(const std::string& text) {
@@ -215,8 +225,11 @@ TEST(XcheckManifest, RejectsWhatIsNotOneWithTheLine) {
             "run/c/xcheck.txt:5: output 'y' has no rule: write 'output <name> <rule>'");
   EXPECT_TRUE(contains(manifestError(head + "output y ulp:x\n"),
                        "run/c/xcheck.txt:5: output 'y': comparison rule 'ulp:x' is invalid"));
-  EXPECT_TRUE(contains(manifestError(head + "output y exact extra\n"),
-                       ":5: output 'y': comparison rule 'exact extra' is invalid"));
+  EXPECT_EQ(manifestError(head + "output y exact extra\n"),
+            "run/c/xcheck.txt:5: 'y' is followed by 'extra': only the element type bf16 may "
+            "follow an array");
+  EXPECT_TRUE(contains(manifestError(head + "input x fp16\n"), ":5: 'x' is followed by 'fp16'"));
+  EXPECT_TRUE(contains(manifestError(head + "input x bf16 \n"), ":5: 'x' is followed by 'bf16 '"));
   // Bad names and values.
   for (const char* name : {".hidden", "a/b", "..", "", "x\ty", "ü", "a:b"}) {
     EXPECT_EQ(manifestError(head + "input " + name + "\n"),
@@ -225,7 +238,7 @@ TEST(XcheckManifest, RejectsWhatIsNotOneWithTheLine) {
     EXPECT_TRUE(contains(manifestError(head + "output " + name + " exact\n"),
                          concat(":5: output name '", name, "' is invalid")));
   }
-  EXPECT_TRUE(contains(manifestError(head + "input a b\n"), ":5: input name 'a b' is invalid"));
+  EXPECT_TRUE(contains(manifestError(head + "input a b\n"), ":5: 'a' is followed by 'b'"));
   EXPECT_TRUE(
       contains(manifestError("tcpu-xcheck 1\ncase ../up\n"), ":2: case name '../up' is invalid"));
   EXPECT_TRUE(contains(manifestError("tcpu-xcheck 1\ncase c\nkernel two words\n"),
@@ -609,7 +622,7 @@ XcheckManifest manifestOf(const std::string& caseName, const std::string& kernel
                           const std::string& backend, const std::string& device,
                           std::vector<std::string> inputs,
                           std::vector<std::pair<std::string, ComparisonRule>> outputs) {
-  return {caseName, kernel, backend, device, 1, std::move(inputs), std::move(outputs)};
+  return {caseName, kernel, backend, device, 1, std::move(inputs), std::move(outputs), {}};
 }
 
 // Two runs of two cases, "vector_add" (exact) and "softmax" (ulp:2), on cpu and cuda.
@@ -707,6 +720,33 @@ TEST(XcheckRuns, AnOutputBeyondItsRule) {
   EXPECT_FALSE(addPassed);
   EXPECT_TRUE(contains(addText, "exact  FAIL: 1 of 3 elements differ, the first at [2]"))
       << addText;
+}
+
+TEST(XcheckRuns, Bf16ArraysAreJudgedAsBf16) {
+  // .npy has no bf16: the files hold the bits as <u2, and the manifest says which are bf16.
+  TempDir dir;
+  const auto u16 = [](std::vector<uint16_t> bits) { return array(TCPU_TYPE_U16, bits); };
+  const auto writeRun = [&](const std::string& run, std::vector<uint16_t> out, bool marked) {
+    XcheckManifest manifest =
+        manifestOf("gelu", "gelu_bf16", run, "", {"x"}, {{"out", rule("relnorm:1e-3")}});
+    if (marked) manifest.bf16Arrays = {"out", "x"};
+    writeCase(dir.path() / run, manifest, {{"x", u16({0x3f80, 0x4000})}, {"out", u16(out)}});
+  };
+  // As bf16, 1.0 against 1.0078125 is a relative norm of 2^-7 / sqrt(5), beyond 1e-3; as
+  // integers 0x3f80 against 0x3f81 would be 4e-5, within it.
+  writeRun("cuda", {0x3f80, 0x4000}, true);
+  writeRun("cpu", {0x3f81, 0x4000}, true);
+  const auto [passed, text] = compareRuns(dir.path() / "cuda", dir.path() / "cpu");
+  EXPECT_FALSE(passed) << text;
+  EXPECT_TRUE(contains(text, "FAIL: relative norm 0.00349")) << text;
+  EXPECT_TRUE(contains(text, "expected 1 (0x3f80), actual 1.0078125 (0x3f81)")) << text;
+
+  writeRun("cpu", {0x3f80, 0x4000}, false);
+  const auto [unmarkedPassed, unmarked] = compareRuns(dir.path() / "cuda", dir.path() / "cpu");
+  EXPECT_FALSE(unmarkedPassed);
+  EXPECT_TRUE(
+      contains(unmarked, "FAIL: the manifests give different arrays as bf16: [out, x] and []"))
+      << unmarked;
 }
 
 TEST(XcheckRuns, DifferingInputsAreNotComparable) {

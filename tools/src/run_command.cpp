@@ -308,6 +308,7 @@ Expected<XcheckManifest> xcheckManifest(const ParsedArguments& arguments, const 
     rules[name] = *rule;
   }
   for (const auto& [name, array] : arrays) {
+    if (array->type == TCPU_TYPE_BF16) manifest.bf16Arrays.push_back(name);
     if (auto it = rules.find(name); it != rules.end()) {
       manifest.outputs.emplace_back(name, it->second);
       rules.erase(it);
@@ -315,6 +316,7 @@ Expected<XcheckManifest> xcheckManifest(const ParsedArguments& arguments, const 
       manifest.inputs.push_back(name);
     }
   }
+  std::sort(manifest.bf16Arrays.begin(), manifest.bf16Arrays.end());
   if (!rules.empty())
     return Status(TCPU_ERROR_INVALID_VALUE,
                   concat("--output ", rules.begin()->first, " is neither an array parameter of '",

@@ -339,10 +339,16 @@ struct CaseRun {
 // One line of the table.
 using Row = std::array<std::string, 10>;
 
-Expected<NpyArray> readArray(const std::filesystem::path& directory, const std::string& name) {
+// <directory>/<name>.npy; bf16 where the manifest says so (the file holds its bits as <u2).
+Expected<NpyArray> readArray(const std::filesystem::path& directory, const std::string& name,
+                             const XcheckManifest& manifest) {
   Expected<NpyArray> array = readNpyFile(directory / (name + ".npy"));
   if (!array && array.status().code() == TCPU_ERROR_INVALID_VALUE)
     return Status(TCPU_ERROR_INVALID_IMAGE, array.status().message());
+  if (array && array->type == TCPU_TYPE_U16 &&
+      std::find(manifest.bf16Arrays.begin(), manifest.bf16Arrays.end(), name) !=
+          manifest.bf16Arrays.end())
+    array->type = TCPU_TYPE_BF16;
   return array;
 }
 
@@ -452,15 +458,18 @@ std::string manifestMismatch(const XcheckManifest& expected, const XcheckManifes
   if (outputNames(expected) != outputNames(actual))
     return concat("the manifests list different outputs: ", joinNames(outputNames(expected)),
                   " and ", joinNames(outputNames(actual)));
+  if (expected.bf16Arrays != actual.bf16Arrays)
+    return concat("the manifests give different arrays as bf16: ", joinNames(expected.bf16Arrays),
+                  " and ", joinNames(actual.bf16Arrays));
   return "";
 }
 
 // Whether the inputs of a case are bit-identical in both runs: "" if so, else why not.
 Expected<std::string> inputMismatch(const CaseRun& run) {
   for (const std::string& input : run.expected.inputs) {
-    Expected<NpyArray> expected = readArray(run.expectedDirectory, input);
+    Expected<NpyArray> expected = readArray(run.expectedDirectory, input, run.expected);
     if (!expected) return expected.status();
-    Expected<NpyArray> actual = readArray(run.actualDirectory, input);
+    Expected<NpyArray> actual = readArray(run.actualDirectory, input, *run.actual);
     if (!actual) return actual.status();
     std::string detail;
     if (expected->type != actual->type || expected->shape != actual->shape) {
@@ -538,9 +547,9 @@ Expected<bool> compareRunDirectories(const std::filesystem::path& expected,
     }
     for (const auto& [name, rule] : run.expected.outputs) {
       ++outputs;
-      Expected<NpyArray> expectedArray = readArray(run.expectedDirectory, name);
+      Expected<NpyArray> expectedArray = readArray(run.expectedDirectory, name, run.expected);
       if (!expectedArray) return expectedArray.status();
-      Expected<NpyArray> actualArray = readArray(run.actualDirectory, name);
+      Expected<NpyArray> actualArray = readArray(run.actualDirectory, name, *run.actual);
       if (!actualArray) return actualArray.status();
       Expected<ArrayComparison> comparison = compareArrays(*expectedArray, *actualArray, rule);
       if (!comparison) {

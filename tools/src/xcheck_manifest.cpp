@@ -1,5 +1,6 @@
 #include "xcheck_manifest.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -63,6 +64,7 @@ public:
       if (!present)
         return Status(TCPU_ERROR_INVALID_VALUE,
                       concat(origin_, ": the manifest has no '", key, "' line"));
+    std::sort(manifest_.bf16Arrays.begin(), manifest_.bf16Arrays.end());
     return std::move(manifest_);
   }
 
@@ -93,6 +95,17 @@ private:
     return Status();
   }
 
+  // What may follow an array's name (and rule): nothing, or " bf16".
+  Status parseElementType(std::string_view name, std::string_view rest) {
+    if (rest.empty()) return Status();
+    if (rest == " bf16") {
+      manifest_.bf16Arrays.emplace_back(name);
+      return Status();
+    }
+    return error(concat("'", name, "' is followed by '", rest.substr(1),
+                        "': only the element type bf16 may follow an array"));
+  }
+
   Status parseLine(std::string_view line) {
     const std::size_t space = line.find(' ');
     const std::string_view key = line.substr(0, space);
@@ -121,16 +134,23 @@ private:
           return error(concat("seed '", value, "' is not an integer 0..2^64-1"));
       manifest_.seed = seed;
     } else if (key == "input") {
-      if (Status status = checkArrayName("input", value); !status.ok()) return status;
-      manifest_.inputs.emplace_back(value);
+      const std::string_view name = value.substr(0, value.find(' '));
+      if (Status status = checkArrayName("input", name); !status.ok()) return status;
+      if (Status status = parseElementType(name, value.substr(name.size())); !status.ok())
+        return status;
+      manifest_.inputs.emplace_back(name);
     } else if (key == "output") {
       const std::size_t split = value.find(' ');
       if (split == std::string_view::npos)
         return error(concat("output '", value, "' has no rule: write 'output <name> <rule>'"));
       const std::string_view name = value.substr(0, split);
       if (Status status = checkArrayName("output", name); !status.ok()) return status;
-      Expected<ComparisonRule> rule = parseComparisonRule(value.substr(split + 1));
+      const std::string_view rest = value.substr(split + 1);
+      const std::string_view ruleText = rest.substr(0, rest.find(' '));
+      Expected<ComparisonRule> rule = parseComparisonRule(ruleText);
       if (!rule) return error(concat("output '", name, "': ", rule.status().message()));
+      if (Status status = parseElementType(name, rest.substr(ruleText.size())); !status.ok())
+        return status;
       manifest_.outputs.emplace_back(std::string(name), *rule);
     } else {
       return error(concat("unknown key '", key,
@@ -165,10 +185,16 @@ std::string formatManifest(const XcheckManifest& manifest) {
     text += concat("device ", device, "\n");
   }
   text += concat("seed ", manifest.seed, "\n");
+  const auto typeSuffix = [&](const std::string& name) {
+    return std::find(manifest.bf16Arrays.begin(), manifest.bf16Arrays.end(), name) ==
+                   manifest.bf16Arrays.end()
+               ? ""
+               : " bf16";
+  };
   for (const std::string& input : manifest.inputs)
-    text += concat("input ", input, "\n");
+    text += concat("input ", input, typeSuffix(input), "\n");
   for (const auto& [name, rule] : manifest.outputs)
-    text += concat("output ", name, " ", formatComparisonRule(rule), "\n");
+    text += concat("output ", name, " ", formatComparisonRule(rule), typeSuffix(name), "\n");
   return text;
 }
 

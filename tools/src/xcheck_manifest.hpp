@@ -10,12 +10,14 @@
 //   seed 1
 //   input input_ptr
 //   output output_ptr ulp:4
+//   output grad relnorm:1e-3 bf16
 //
 // case, kernel and backend are required, device (the rest of the line) and seed (0 when absent)
 // optional, each at most once; any number of input and output lines, in the kernel's parameter
 // order, each naming <name>.npy in the same directory. An output line ends with the rule its
-// array is judged by (xcheck_rule.hpp). Names (case, inputs, outputs) are [A-Za-z0-9_.-]+ and do
-// not start with '.'; kernel and backend are one word each.
+// array is judged by (xcheck_rule.hpp). An input or output line may end with "bf16": the array
+// holds bf16, which .npy has no type for (its file holds the bits as <u2). Names (case, inputs,
+// outputs) are [A-Za-z0-9_.-]+ and do not start with '.'; kernel and backend are one word each.
 #ifndef TCPU_TOOLS_XCHECK_MANIFEST_HPP
 #define TCPU_TOOLS_XCHECK_MANIFEST_HPP
 
@@ -39,6 +41,7 @@ struct XcheckManifest {
   uint64_t seed = 0;
   std::vector<std::string> inputs;                             // <name>.npy files
   std::vector<std::pair<std::string, ComparisonRule>> outputs; // <name>.npy files, their rules
+  std::vector<std::string> bf16Arrays; // sorted; arrays of bf16 (their .npy files say <u2)
 
   bool operator==(const XcheckManifest&) const = default;
 };
