@@ -20,6 +20,7 @@
 #include "llvm_guard.hpp"
 #include "mask_versioning.hpp"
 #include "math_library.hpp"
+#include "target_constants.hpp"
 
 namespace tcpu::codegen {
 namespace {
@@ -204,6 +205,7 @@ Status compileInto(const CompileRequest& request, CompiledModule& result) {
   if (!machine) return machine.status();
   const SleefIsa isa = sleefIsaFor(**machine);
   retarget(module, **machine, request.options);
+  defineTargetConstants(module, preferredVectorBits(**machine, module));
   canonicalizeMathCalls(module);
   Expected<std::vector<KernelInfo>> kernels = prepareKernels(module, request.options);
   if (!kernels)

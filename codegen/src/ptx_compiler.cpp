@@ -13,6 +13,7 @@
 #include "libdevice.hpp"
 #include "llvm_guard.hpp"
 #include "math_library.hpp"
+#include "target_constants.hpp"
 
 namespace tcpu::codegen {
 namespace {
@@ -107,6 +108,7 @@ Status compileInto(const PtxRequest& request, PtxModule& result) {
       function.removeFnAttr(attribute);
   if (Status provided = provideGpuServices(module); !provided.ok())
     return Status(provided.code(), concat(request.name, ": ", provided.message()));
+  defineTargetConstants(module, 0);
   canonicalizeMathCalls(module);
   Expected<std::vector<KernelInfo>> kernels =
       prepareKernels(module, request.options, EntryKind::CudaKernel);

@@ -81,6 +81,43 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Matmul,
                                            Case{65, 70, 33}, Case{200, 130, 77}, Case{17, 600, 300},
                                            Case{640, 8, 5}));
 
+// dot's register tile is sized by the target's vector width (32 columns where zmm registers are
+// preferred, 16 elsewhere); each element still sums in k order, so the tile must not change a
+// bit of the result.
+TEST_F(TutorialTest, MatmulResultsDoNotDependOnTheTargetsTile) {
+  const auto run = [&](const char* cpu) {
+    tcpuJitOption option = TCPU_JIT_TARGET_CPU;
+    void* value = const_cast<char*>(cpu);
+    tcpuModule module = nullptr;
+    // An empty CPU name is no option at all: the host.
+    const tcpuResult loaded = tcpuModuleLoadEx(&module, tutorialPath("matmul.bc").c_str(),
+                                               *cpu ? 1u : 0u, &option, &value);
+    keep(loaded, module, cpu);
+    const Case c{200, 136, 72};
+    const auto a = randomFloats(static_cast<size_t>(c.m) * static_cast<size_t>(c.k), 25);
+    const auto b = randomFloats(static_cast<size_t>(c.k) * static_cast<size_t>(c.n), 26);
+    std::vector<float> out(static_cast<size_t>(c.m) * static_cast<size_t>(c.n));
+    EXPECT_EQ(launch(function(module, "matmul_f32"), gridFor(c), 1, 1, a.data(), b.data(),
+                     out.data(), c.m, c.n, c.k, c.k, 1, c.n, 1, c.n, 1),
+              TCPU_SUCCESS)
+        << cpu;
+    return out;
+  };
+#if defined(__x86_64__)
+  // The host (4 x 32 where it prefers zmm registers, as AVX-512 AMD CPUs do) against AVX2 code
+  // (4 x 16 in ymm registers). Both fuse multiply-adds (fmuladd contracts where the target has
+  // FMA; SSE2 code without it rounds twice and differs, by design, not by tile).
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+    GTEST_SKIP() << "this host does not run AVX2 + FMA code";
+  const std::vector<float> host = run("");
+  const std::vector<float> avx2 = run("x86-64-v3");
+  ASSERT_FALSE(host.empty());
+  EXPECT_EQ(std::memcmp(host.data(), avx2.data(), host.size() * sizeof(float)), 0);
+#else
+  GTEST_SKIP() << "the CPUs named are x86's";
+#endif
+}
+
 TEST_F(TutorialTest, MatmulHonoursStrides) {
   // C^T = (A x B)^T via strides: A row-major read as columns, C written transposed.
   const int m = 70, n = 50, k = 40;

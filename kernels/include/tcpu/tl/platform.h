@@ -13,6 +13,11 @@
 
 #define TL_INLINE inline __attribute__((always_inline))
 
+// Defined by codegen in each module it compiles (codegen/src/target_constants.hpp): the width
+// of the vector registers the target's vectorizer prefers, 0 on a GPU. A constant there, so a
+// branch on it costs nothing; only code compiled through codegen may read it.
+extern "C" const int32_t __tcpu_target_vector_bits;
+
 namespace tcpu::tl::platform {
 
 // Atomics: sequentially consistent by default is stronger than Triton's
@@ -51,6 +56,10 @@ TL_INLINE T atomicUpdate(T* p, F update) {
 template <class T>
 TL_INLINE T atomicExchange(T* p, T value) {
   return atomicUpdate(p, [value](T) { return value; });
+}
+
+TL_INLINE int targetVectorBits() {
+  return __tcpu_target_vector_bits;
 }
 
 TL_INLINE void spinPause() {
