@@ -166,10 +166,15 @@ struct LoadView {
   }
   template <bool Dense>
   TL_INLINE U element(int i, int j) const {
-    if constexpr (Dense)
+    if constexpr (Dense) {
       return p.base[p.row[i] + j];
-    else
-      return on(i, j) ? static_cast<U>(*p.address(i, j)) : other;
+    } else {
+      // `other` is read before the branch, so that the two sides do not both end in a load,
+      // which the optimizer would merge into one load from a select of the two addresses (a
+      // gather once vectorized); a load on one side only becomes a masked vector load.
+      const U fallback = other;
+      return on(i, j) ? static_cast<U>(*p.address(i, j)) : fallback;
+    }
   }
   TL_INLINE bool dense() const { return contiguous; }
   TL_INLINE Block<U, D0, D1> eval() const { return detail::materialize<Block<U, D0, D1>>(*this); }

@@ -112,7 +112,10 @@ TL_INLINE auto reduceDense(const X& x) {
 template <class Op, class A, int Axis, class X>
 TL_INLINE auto reduce(const X& x) {
   if (dense(x)) return reduceDense<Op, A, Axis, true>(x);
-  return reduceDense<Op, A, Axis, false>(x);
+  // Masked lanes are evaluated into a block first: that loop vectorizes (masked vector loads),
+  // while reading them lane by lane inside the reduction leaves a branch per lane. The values
+  // and the order they are combined in are the same either way.
+  return reduceDense<Op, A, Axis, true>(eval(x));
 }
 
 // argmax/argmin along a row: first index of the extreme; a NaN counts as
