@@ -21,7 +21,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TCPU_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${1:-60}"
 shift || true
-all_targets=(signature grid linker_line npy command_line cache_entry ir module)
+all_targets=(signature grid linker_line npy command_line cache_entry ir module xcheck_manifest
+  xcheck_cases)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 jobs="${TCPU_FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}"
@@ -76,6 +77,8 @@ inputs_per_second() {
     cache_entry) echo 80000 ;;
     ir) echo 400 ;;
     module) echo 250 ;;
+    xcheck_manifest) echo 40000 ;;
+    xcheck_cases) echo 40000 ;;
   esac
 }
 unit_timeout() {

@@ -26,6 +26,8 @@ int fuzzCommandLine(const uint8_t* data, size_t size);
 int fuzzCacheEntry(const uint8_t* data, size_t size);
 int fuzzIr(const uint8_t* data, size_t size);
 int fuzzModule(const uint8_t* data, size_t size);
+int fuzzXcheckManifest(const uint8_t* data, size_t size);
+int fuzzXcheckCases(const uint8_t* data, size_t size);
 
 // The targets by name (the <name> of fuzz_<name>, corpus/<name>, regressions/<name>).
 struct FuzzTarget {
@@ -41,6 +43,8 @@ inline constexpr FuzzTarget kFuzzTargets[] = {
     {"cache_entry", fuzzCacheEntry},
     {"ir", fuzzIr},
     {"module", fuzzModule},
+    {"xcheck_manifest", fuzzXcheckManifest},
+    {"xcheck_cases", fuzzXcheckCases},
 };
 
 inline std::string_view asText(const uint8_t* data, size_t size) {

@@ -50,6 +50,7 @@ TEST(XcheckCases, ErrorsNameTheFileTheLineAndTheValue) {
   EXPECT_EQ(message("  --arg 1\n"),
             "c.txt:1: an indented line continues a case, but no case started");
   EXPECT_EQ(message("lonely\n"), "c.txt:1: a case starts with its name and its module");
+  EXPECT_EQ(message("a m.bc\nb \"\" -k k\n"), "c.txt:2: case 'b' has an empty module");
   EXPECT_NE(message("../up m.bc\n").find("case name '../up' must be"), std::string::npos);
   EXPECT_EQ(message("# nothing\n"), "c.txt: no cases");
 }

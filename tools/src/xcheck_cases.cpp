@@ -81,6 +81,9 @@ Expected<std::vector<XcheckCase>> parseXcheckCases(std::string_view text, const 
       return Status(TCPU_ERROR_INVALID_VALUE,
                     concat(where, ": case name '", xcheckCase.name,
                            "' must be letters, digits, '_', '-' and '.' (it names a directory)"));
+    if (xcheckCase.module.empty())
+      return Status(TCPU_ERROR_INVALID_VALUE,
+                    concat(where, ": case '", xcheckCase.name, "' has an empty module"));
     if (!names.insert(xcheckCase.name).second)
       return Status(TCPU_ERROR_INVALID_VALUE,
                     concat(where, ": case '", xcheckCase.name, "' is defined twice"));
