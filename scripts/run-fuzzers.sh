@@ -77,8 +77,8 @@ inputs_per_second() {
     cache_entry) echo 80000 ;;
     ir) echo 400 ;;
     module) echo 250 ;;
-    xcheck_manifest) echo 40000 ;;
-    xcheck_cases) echo 40000 ;;
+    xcheck_manifest) echo 30000 ;;
+    xcheck_cases) echo 10000 ;;
   esac
 }
 unit_timeout() {
