@@ -42,18 +42,25 @@ bool namesGenerator(std::string_view text) {
   return false;
 }
 
+// The entries of "a,b,c" (an empty text is one empty entry).
+std::vector<std::string_view> commaSeparated(std::string_view list) {
+  std::vector<std::string_view> entries;
+  for (std::size_t position = 0; position <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', position), list.size());
+    entries.push_back(list.substr(position, comma - position));
+    position = comma + 1;
+  }
+  return entries;
+}
+
 // values:V,V,...: each value parsed as an element of `type`.
 Expected<NpyArray> listedValues(tcpuDataType type, std::string_view list, const std::string& what) {
   std::vector<ScalarValue> elements;
-  std::size_t position = 0;
-  while (position <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', position), list.size());
+  for (std::string_view text : commaSeparated(list)) {
     Expected<ScalarValue> element =
-        parseScalar(type, list.substr(position, comma - position),
-                    concat(what, " values element ", elements.size() + 1));
+        parseScalar(type, text, concat(what, " values element ", elements.size() + 1));
     if (!element) return element.status();
     elements.push_back(*element);
-    position = comma + 1;
   }
   const std::size_t size = dataTypeSize(type);
   return generate(type, elements.size(), [&](uint64_t i, std::byte* out) {
@@ -138,13 +145,9 @@ Expected<AddressTable> addressTable(const KernelParameter& parameter, const std:
                           dataTypeSize(type) == 0 ? "an unknown type" : tcpuDataTypeName(type),
                           "; give it the type *i64 or *u64 (--signature)"));
   AddressTable table;
-  std::size_t position = 0;
-  while (position <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', position), list.size());
-    const std::string_view name = list.substr(position, comma - position);
+  for (std::string_view name : commaSeparated(list)) {
     if (name.empty()) return invalid(concat(what, "='ptrs:", list, "' has an empty buffer name"));
     table.buffers.emplace_back(name);
-    position = comma + 1;
   }
   return table;
 }

@@ -23,11 +23,17 @@ using dot_acc_t = std::conditional_t<std::is_integral_v<T>, int32_t, float>;
 constexpr int kTileRows = 4;
 constexpr int kTileCols = 16;
 constexpr int kWideTileCols = 32;
+// The tile a product of M rows and N columns uses: whole tiles where they divide it, else one
+// row, or all N columns, at a time.
+template <int M>
+constexpr int kRowsPerTile = M % kTileRows == 0 ? kTileRows : 1;
+template <int N, int Cols>
+constexpr int kColsPerTile = N % Cols == 0 ? Cols : N;
 
 template <class A, int M, int K, int N, int Cols>
 TL_INLINE void dotTile(const A* a, const A* b, A* c, int i0, int j0) {
-  constexpr int R = M % kTileRows == 0 ? kTileRows : 1;
-  constexpr int C = N % Cols == 0 ? Cols : N;
+  constexpr int R = kRowsPerTile<M>;
+  constexpr int C = kColsPerTile<N, Cols>;
   A tile[R][C];
   for (int r = 0; r < R; ++r)
     for (int s = 0; s < C; ++s)
@@ -48,10 +54,8 @@ TL_INLINE void dotTile(const A* a, const A* b, A* c, int i0, int j0) {
 // acc += a x b over tiles of R x Cols.
 template <class A, int M, int K, int N, int Cols>
 TL_INLINE void dotTiles(const A* a, const A* b, A* c) {
-  constexpr int R = M % kTileRows == 0 ? kTileRows : 1;
-  constexpr int C = N % Cols == 0 ? Cols : N;
-  for (int i0 = 0; i0 < M; i0 += R)
-    for (int j0 = 0; j0 < N; j0 += C)
+  for (int i0 = 0; i0 < M; i0 += kRowsPerTile<M>)
+    for (int j0 = 0; j0 < N; j0 += kColsPerTile<N, Cols>)
       dotTile<A, M, K, N, Cols>(a, b, c, i0, j0);
 }
 
