@@ -33,26 +33,36 @@ int powerOfTwoAtLeast(int64_t n) {
   return block;
 }
 
-// Persistent, as in the tutorial: one program per worker thread, each
-// walking rows program_id(0), program_id(0) + num_programs(0), ...
-void kernelsSoftmax(benchmark::State& state) {
+// The tutorial's kernel is persistent: program p walks rows p, p + num_programs(0), ...; the
+// host picks num_programs (Triton's: NUM_SM x occupancy, at most the rows). tcpu's runtime gives
+// each worker thread a contiguous range of programs, so one row per program (num_programs =
+// rows) has each thread stream through contiguous rows. One program per thread, the GPU's choice
+// translated literally, interleaves the threads' rows instead, which the hardware prefetchers
+// follow worse: kernels/softmax_program_per_thread measures that grid beside this one.
+void softmaxOverGrid(benchmark::State& state, bool programPerThread) {
   const int32_t rows = 4096, cols = static_cast<int32_t>(state.range(0));
   const std::string name = "softmax_" + std::to_string(powerOfTwoAtLeast(cols));
   tcpuFunction softmax = tutorialFunction("softmax.bc", name.c_str());
   if (!softmax) return state.SkipWithError(tcpuGetLastErrorDetail());
   const std::vector<float> input = filled(static_cast<size_t>(rows) * cols, 0.05f);
   std::vector<float> output(input.size());
-  const unsigned programs = workerThreads();
+  const unsigned programs = programPerThread ? workerThreads() : static_cast<unsigned>(rows);
   for (auto _ : state)
     if (!succeeded(state, launch(softmax, programs, 1, output.data(), input.data(), cols, cols,
                                  rows, cols)))
       return;
-  double rowSum = 0;
+  double lastRowSum = 0;
   for (int32_t c = 0; c < cols; ++c)
-    rowSum += output[static_cast<size_t>(c)];
-  if (std::fabs(rowSum - 1.0) > 1e-4) state.SkipWithError("softmax row does not sum to 1");
+    lastRowSum += output[static_cast<size_t>(rows - 1) * cols + static_cast<size_t>(c)];
+  if (std::fabs(lastRowSum - 1.0) > 1e-4) state.SkipWithError("softmax row does not sum to 1");
   state.SetBytesProcessed(state.iterations() * rows * cols * 2 *
                           static_cast<int64_t>(sizeof(float)));
+}
+void kernelsSoftmax(benchmark::State& state) {
+  softmaxOverGrid(state, false);
+}
+void kernelsSoftmaxProgramPerThread(benchmark::State& state) {
+  softmaxOverGrid(state, true);
 }
 
 void kernelsMatmulF32(benchmark::State& state) {
@@ -170,6 +180,11 @@ BENCHMARK(kernelsSoftmax)
     ->Range(256, 8192)
     ->Arg(1000) // ragged rows: the kernel's block is the next power of two, its tail masked
     ->Arg(3000)
+    ->UseRealTime();
+BENCHMARK(kernelsSoftmaxProgramPerThread)
+    ->Name("kernels/softmax_program_per_thread/4096x")
+    ->Arg(1024)
+    ->Arg(4096)
     ->UseRealTime();
 BENCHMARK(kernelsMatmulF32)
     ->Name("kernels/matmul_f32")
