@@ -130,6 +130,43 @@ TEST_F(Tl, LazyBlocksKeepValueSemantics) {
     EXPECT_NEAR(out[i], strideSum, 64 * 6e-8 * 64) << i;
 }
 
+// A masked load's lanes outside its rectangle are `other`, and expressions of such loads are
+// evaluated in two parts (kernels/include/tcpu/tl/core.h, uniformOutside); the values must be
+// those of the lane-by-lane evaluation, for empty, partial and whole rectangles.
+TEST_F(Tl, MaskedExpressionsGiveEveryLaneItsValue) {
+  const std::vector<float> x = randomFloats(256, 51), y = randomFloats(256, 52),
+                           z = randomFloats(256, 53);
+  const float s = 0.375f;
+  struct Bounds {
+    int32_t m, lo, hi;
+  };
+  for (const Bounds b : {Bounds{5, 3, 29}, Bounds{8, 0, 32}, Bounds{0, 0, 32}, Bounds{8, 7, 7},
+                         Bounds{3, -4, 40}, Bounds{8, 17, 32}}) {
+    SCOPED_TRACE(testing::Message() << "m " << b.m << ", cols [" << b.lo << ", " << b.hi << ")");
+    std::vector<float> out(768 + 8, -9.0f);
+    ASSERT_TCPU(launch(kernel("masked_expressions"), 1, 1, 1, x.data(), y.data(), z.data(),
+                       out.data(), b.m, b.lo, b.hi, s));
+    for (int r = 0; r < 8; ++r) {
+      float rowSum[16] = {}; // the reduction's 16 partials, in its order
+      for (int c = 0; c < 32; ++c) {
+        const size_t k = static_cast<size_t>(r * 32 + c);
+        const bool on = r < b.m && c >= b.lo && c < b.hi;
+        const bool zOn = r < b.m && c < b.hi;
+        const float xv = on ? x[k] : -1.5f, yv = on ? y[k] : 4.0f, zv = zOn ? z[k] : 0.25f;
+        // Each lane is one or two roundings of the same operands either way: exact.
+        EXPECT_EQ(out[k], (xv - s) * 2.0f) << r << "," << c;
+        EXPECT_EQ(out[256 + k], on ? xv * yv : -9.0f) << r << "," << c;
+        EXPECT_EQ(out[512 + k], xv + zv) << r << "," << c;
+        rowSum[c % 16] += (xv - s) * 2.0f;
+      }
+      for (int width = 8; width > 0; width /= 2)
+        for (int l = 0; l < width; ++l)
+          rowSum[l] += rowSum[l + width];
+      EXPECT_EQ(out[768 + static_cast<size_t>(r)], rowSum[0]) << "row " << r;
+    }
+  }
+}
+
 TEST_F(Tl, AtomicsReturnOldValuesUnderTwoThreads) {
   ASSERT_TCPU(tcpuSetNumThreads(2));
   const unsigned programs = 4096;

@@ -136,3 +136,27 @@ struct value_semantics : tl::program {
   }
 };
 TL_KERNEL(value_semantics, value_semantics);
+
+// Expressions of masked loads over an 8 x 32 block with the rectangle mask rows < m, lo <= cols
+// < hi: evaluated in two parts (a rectangle without masks, one value outside it) where the
+// operands share the rectangle, lane by lane where they do not. out[0]: (x - s) * 2 evaluated into
+// a block; out[1]: x * y with the same mask, stored through the mask; out[2]: x + z, where z's
+// mask is cols < hi only; out[3]: row sums of (x - s) * 2.
+struct masked_expressions : tl::program {
+  void operator()(const float* x, const float* y, const float* z, float* out, int32_t m, int32_t lo,
+                  int32_t hi, float s) const {
+    const auto rows = tl::arange<0, 8>();
+    const auto cols = tl::arange<0, 32>();
+    const auto offsets = tl::col(rows) * 32 + tl::row(cols);
+    const auto mask = (tl::col(rows) < m) & (tl::row(cols) >= lo) & (tl::row(cols) < hi);
+    const auto xs = tl::load(x + offsets, mask, -1.5f);
+    const auto ys = tl::load(y + offsets, mask, 4.0f);
+    const auto zs = tl::load(z + offsets, (tl::col(rows) < m) & (tl::row(cols) < hi), 0.25f);
+    const auto scaled = ((xs - s) * 2.0f).eval();
+    tl::store(out + offsets, scaled);
+    tl::store(out + 256 + offsets, xs * ys, mask);
+    tl::store(out + 512 + offsets, (xs + zs).eval());
+    tl::store(out + 768 + rows, tl::sum<1>((xs - s) * 2.0f));
+  }
+};
+TL_KERNEL(masked_expressions, masked_expressions);

@@ -166,8 +166,8 @@ struct broadcast_block {
   using type = std::conditional_t<rank == 2, Block<T, rows, cols>, Block<T, cols>>;
 };
 
-// Element (i, j) of an operand, broadcasting size-1 dimensions. Dense: the
-// caller has checked dense(x), so load views skip their masks.
+// Element (i, j) of an operand, broadcasting size-1 dimensions. Dense: the caller has checked
+// dense(x), or that (i, j) is inside its uniformOutside rectangle, so load views skip masks.
 template <bool Dense = false, class X>
 TL_INLINE auto get(const X& x, int i, int j) {
   if constexpr (Tensor<X>) {
@@ -193,6 +193,43 @@ TL_INLINE bool dense(const X& x) {
   else
     return true;
 }
+
+TL_INLINE int clampLane(int64_t x, int lo, int hi) {
+  return x < lo ? lo : (x > hi ? hi : static_cast<int>(x));
+}
+
+// Lanes [rowLo, rowHi) x [colLo, colHi) of an operand of shape S that hold what memory holds,
+// where every lane outside holds one and the same value: a masked load's `other`, or an
+// expression of such loads (with one rectangle) and scalars. Such an operand is evaluated in two
+// parts, a loop over the rectangle without masks and one value for the rest, instead of a
+// masked loop over every lane; the values are the same either way.
+struct LaneRect {
+  int64_t rowLo = 0, rowHi = 0, colLo = 0, colHi = 0;
+  bool set = false;
+};
+template <class S, class X>
+TL_INLINE bool uniformOutside(const X& x, LaneRect& r) {
+  if constexpr (requires { x.template uniformOutside<S>(r); })
+    return x.template uniformOutside<S>(r);
+  else
+    return !Tensor<X>;
+}
+
+// Rows [r0, r1) and columns [c0, c1) of a rectangle, clamped to the shape S.
+template <class S>
+struct LaneBounds {
+  int r0, r1, c0, c1;
+  TL_INLINE explicit LaneBounds(const LaneRect& r)
+      : r0(clampLane(r.rowLo, 0, S::rows)), r1(clampLane(r.rowHi, r0, S::rows)),
+        c0(clampLane(r.colLo, 0, S::cols)), c1(clampLane(r.colHi, c0, S::cols)) {}
+  TL_INLINE bool all() const { return r0 == 0 && r1 == S::rows && c0 == 0 && c1 == S::cols; }
+  TL_INLINE bool inside(int i, int j) const { return i >= r0 && i < r1 && j >= c0 && j < c1; }
+  // A lane outside the rectangle (when there is one).
+  TL_INLINE void outsideLane(int& i, int& j) const {
+    i = r0 > 0 ? 0 : (r1 < S::rows ? r1 : r0);
+    j = i >= r0 && i < r1 ? (c0 > 0 ? 0 : c1) : 0;
+  }
+};
 
 // How an expression holds an operand: a const Block that has a name is
 // referenced (it cannot change, and it outlives the statement); a mutable or
@@ -242,6 +279,11 @@ struct Expr {
   TL_INLINE bool dense() const {
     return std::apply([](const auto&... o) { return (detail::dense(o) && ...); }, ops);
   }
+  template <class S>
+  TL_INLINE bool uniformOutside(detail::LaneRect& r) const {
+    return std::apply([&](const auto&... o) { return (detail::uniformOutside<S>(o, r) && ...); },
+                      ops);
+  }
   TL_INLINE block_type eval() const { return detail::materialize<block_type>(*this); }
   template <class U>
   TL_INLINE auto to() const;
@@ -249,13 +291,41 @@ struct Expr {
 
 namespace detail {
 
-// out = x, elementwise: one loop, unmasked when x is dense.
+// out = x where x is uniform outside the rectangle r (uniformOutside).
+template <class B, class X>
+TL_INLINE void assignSplit(B& out, const X& x, const LaneRect& r) {
+  using V = typename B::value_type;
+  const LaneBounds<B> b(r);
+  V outside{};
+  if (!b.all()) {
+    int i, j;
+    b.outsideLane(i, j);
+    outside = static_cast<V>(get<false>(x, i, j));
+  }
+  for (int i = 0; i < B::rows; ++i) {
+    V* row = out.v + i * B::cols;
+    const bool on = i >= b.r0 && i < b.r1;
+    const int c0 = on ? b.c0 : B::cols, c1 = on ? b.c1 : B::cols;
+    for (int j = 0; j < c0; ++j)
+      row[j] = outside;
+    for (int j = c0; j < c1; ++j)
+      row[j] = static_cast<V>(get<true>(x, i, j));
+    for (int j = c1; j < B::cols; ++j)
+      row[j] = outside;
+  }
+}
+
+// out = x, elementwise: one loop, unmasked when x is dense; split in two where x is uniform
+// outside a rectangle; else one masked loop.
 template <class B, class X>
 TL_INLINE void assign(B& out, const X& x) {
+  LaneRect r;
   if (dense(x)) {
     for (int i = 0; i < B::rows; ++i)
       for (int j = 0; j < B::cols; ++j)
         out.v[i * B::cols + j] = static_cast<typename B::value_type>(get<true>(x, i, j));
+  } else if (uniformOutside<B>(x, r) && r.set) {
+    assignSplit(out, x, r);
   } else {
     for (int i = 0; i < B::rows; ++i)
       for (int j = 0; j < B::cols; ++j)

@@ -108,10 +108,6 @@ TL_INLINE void loadRow(U* out, const T* p, int64_t step, int64_t lo, int64_t hi,
     out[j] = other;
 }
 
-TL_INLINE int clampLane(int64_t x, int lo, int hi) {
-  return x < lo ? lo : (x > hi ? hi : static_cast<int>(x));
-}
-
 // Stores lanes [rowLo, rowHi) x [colLo, colHi) of value through p, evaluating
 // value (a block, an expression or a scalar) in the same loop.
 template <class T, int D0, int D1, class V>
@@ -137,7 +133,11 @@ TL_INLINE void storeRect(const Ptr<T, D0, D1>& p, const V& value, int64_t rowLo,
           q[j * step] = static_cast<T>(get<Dense>(value, i, j));
     }
   };
-  if (dense(value))
+  // Lanes inside the value's rectangle need no mask (uniformOutside).
+  LaneRect inside;
+  if (dense(value) ||
+      (uniformOutside<Sh>(value, inside) && inside.set && LaneBounds<Sh>(inside).inside(r0, c0) &&
+       LaneBounds<Sh>(inside).inside(r1 - 1, c1 - 1)))
     rows.template operator()<true>();
   else
     rows.template operator()<false>();
@@ -177,6 +177,20 @@ struct LoadView {
     }
   }
   TL_INLINE bool dense() const { return contiguous; }
+  // Lanes outside the mask's rectangle all hold `other`; inside it, unit column steps read
+  // memory as the dense path does. Only where the view is not broadcast in the expression.
+  template <class S>
+  TL_INLINE bool uniformOutside(detail::LaneRect& r) const {
+    if (S::rows != shape::rows || S::cols != shape::cols || !mask.structured ||
+        (shape::cols != 1 && p.colStep != 1))
+      return false;
+    const Rect<M0, M1>& m = mask.rect;
+    if (!r.set) {
+      r = {m.rowLo, m.rowHi, m.colLo, m.colHi, true};
+      return true;
+    }
+    return r.rowLo == m.rowLo && r.rowHi == m.rowHi && r.colLo == m.colLo && r.colHi == m.colHi;
+  }
   TL_INLINE Block<U, D0, D1> eval() const { return detail::materialize<Block<U, D0, D1>>(*this); }
   template <class V>
   TL_INLINE auto to() const {
