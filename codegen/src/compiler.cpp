@@ -102,6 +102,7 @@ void retarget(llvm::Module& module, const llvm::TargetMachine& machine,
   module.setDataLayout(machine.createDataLayout());
   const std::string cpu = machine.getTargetCPU().str();
   const std::string features = machine.getTargetFeatureString().str();
+  const std::string vectorWidth = kernelVectorWidth(machine);
   for (llvm::Function& function : module) {
     if (function.isDeclaration()) continue;
     // The producer's tuning would fight ours: a "min-legal-vector-width" below
@@ -109,6 +110,7 @@ void retarget(llvm::Module& module, const llvm::TargetMachine& machine,
     // avx512f functions do not expect.
     for (const char* attribute : {"tune-cpu", "prefer-vector-width", "min-legal-vector-width"})
       function.removeFnAttr(attribute);
+    if (!vectorWidth.empty()) function.addFnAttr("prefer-vector-width", vectorWidth);
     function.addFnAttr("target-cpu", cpu);
     if (features.empty())
       function.removeFnAttr("target-features");

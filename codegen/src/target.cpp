@@ -93,4 +93,10 @@ SleefIsa sleefIsaFor(const llvm::TargetMachine& machine) {
   return isa;
 }
 
+std::string kernelVectorWidth(const llvm::TargetMachine& machine) {
+  const bool avx512 =
+      machine.getTargetTriple().isX86() && machine.getMCSubtargetInfo()->checkFeatures("+avx512f");
+  return avx512 ? "512" : "";
+}
+
 } // namespace tcpu::codegen

@@ -35,6 +35,12 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetD
                                                                    const CompileOptions& options,
                                                                    bool forJit = true);
 SleefIsa sleefIsaFor(const llvm::TargetMachine& machine);
+// The "prefer-vector-width" kernels are compiled with: "512" where 512-bit vectors are legal
+// (x86 with AVX-512), "" (the CPU's own tuning) elsewhere. LLVM's tuning for Intel's AVX-512
+// CPUs (Skylake-SP to Emerald Rapids) prefers 256-bit vectors, for the clock drop of 512-bit
+// code on the early parts; for block kernels that halves the work of each FMA, and dot's register
+// tile follows the preferred width (__tcpu_target_vector_bits). AMD's prefer 512 already.
+std::string kernelVectorWidth(const llvm::TargetMachine& machine);
 
 } // namespace tcpu::codegen
 

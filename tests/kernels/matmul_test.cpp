@@ -104,7 +104,7 @@ TEST_F(TutorialTest, MatmulResultsDoNotDependOnTheTargetsTile) {
     return out;
   };
 #if defined(__x86_64__)
-  // The host (4 x 32 where it prefers zmm registers, as AVX-512 AMD CPUs do) against AVX2 code
+  // The host (4 x 32 in zmm registers where it has AVX-512) against AVX2 code
   // (4 x 16 in ymm registers). Both fuse multiply-adds (fmuladd contracts where the target has
   // FMA; SSE2 code without it rounds twice and differs, by design, not by tile).
   if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
