@@ -1,5 +1,6 @@
 #include "bench_support.hpp"
 
+#include <cstdlib>
 #include <map>
 #include <string>
 
@@ -8,13 +9,22 @@
 namespace tcpu::bench {
 
 namespace {
+// TCPU_BENCH_TARGET_CPU=NAME compiles the kernels for that LLVM CPU instead of the host's, e.g.
+// x86-64-v3 for AVX2 figures on an AVX-512 machine (with ONEDNN_MAX_CPU_ISA=AVX2 for oneDNN's).
+tcpuResult loadModule(tcpuModule* module, const char* path) {
+  const char* cpu = std::getenv("TCPU_BENCH_TARGET_CPU");
+  if (!cpu || !*cpu) return tcpuModuleLoad(module, path);
+  tcpuJitOption option = TCPU_JIT_TARGET_CPU;
+  void* value = const_cast<char*>(cpu);
+  return tcpuModuleLoadEx(module, path, 1, &option, &value);
+}
+
 // Each module is loaded once per process (the benchmarks run on one thread)
 // and stays loaded: every benchmark launches from the same module.
 tcpuFunction moduleFunction(const std::string& path, const char* name) {
   static std::map<std::string, tcpuModule> modules;
   auto [entry, inserted] = modules.try_emplace(path, nullptr);
-  if (inserted && tcpuModuleLoad(&entry->second, path.c_str()) != TCPU_SUCCESS)
-    entry->second = nullptr;
+  if (inserted && loadModule(&entry->second, path.c_str()) != TCPU_SUCCESS) entry->second = nullptr;
   tcpuFunction function = nullptr;
   if (!entry->second || tcpuModuleGetFunction(&function, entry->second, name) != TCPU_SUCCESS)
     return nullptr;

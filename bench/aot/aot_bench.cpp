@@ -1,0 +1,66 @@
+// The tutorial matmul (fp32, n x n) and softmax (4096 x 1024, one row per program), compiled ahead
+// of time for a named CPU, timed on a machine without LLVM: scripts/gpu/bundle-aot-bench.sh
+// builds it, bench/aot/torch_baseline.py times PyTorch's CPU matmul and softmax beside it.
+// Each figure is the median of R launches (default 21) after one warm-up.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <tcpu/tcpu.h>
+
+extern "C" {
+#include "matmul_kernels.h"
+#include "softmax_kernels.h"
+}
+
+namespace {
+
+template <class Launch>
+double medianMilliseconds(int repetitions, Launch launch) {
+  std::vector<double> times;
+  for (int r = 0; r <= repetitions; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    if (const tcpuResult result = launch(); result != TCPU_SUCCESS) {
+      std::fprintf(stderr, "launch failed (%d): %s\n", static_cast<int>(result),
+                   tcpuGetLastErrorDetail());
+      std::exit(1);
+    }
+    const std::chrono::duration<double, std::milli> elapsed =
+        std::chrono::steady_clock::now() - start;
+    if (r > 0) times.push_back(elapsed.count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const int repetitions = argc > 1 ? std::atoi(argv[1]) : 21;
+  if (repetitions < 1 || tcpuInit(0) != TCPU_SUCCESS) return 2;
+  int threads = 0;
+  tcpuGetNumThreads(&threads);
+  std::printf("worker threads: %d\n", threads);
+  for (const int n : {512, 1024, 2048}) {
+    std::vector<float> a(static_cast<size_t>(n) * n), b(a.size()), c(a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      a[i] = static_cast<float>(i % 97) * 0.01f - 0.5f;
+      b[i] = static_cast<float>(i % 89) * 0.02f - 0.9f;
+    }
+    const double ms = medianMilliseconds(repetitions, [&] {
+      return matmul_default(nullptr, a.data(), b.data(), c.data(), n, n, n, n, 1, n, 1, n, 1);
+    });
+    std::printf("matmul_f32 %d: %.3f ms, %.1f GFLOP/s\n", n, ms, 2.0 * n * n * n / ms / 1e6);
+  }
+  const int rows = 4096, cols = 1024;
+  std::vector<float> in(static_cast<size_t>(rows) * cols), out(in.size());
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<float>(i % 97) * 0.05f - 1.0f;
+  const double ms = medianMilliseconds(5 * repetitions, [&] {
+    return softmax_default(nullptr, out.data(), in.data(), cols, cols, rows, cols);
+  });
+  std::printf("softmax 4096x1024: %.3f ms, %.1f GB/s\n", ms, 2.0 * rows * cols * 4 / ms / 1e6);
+  return 0;
+}

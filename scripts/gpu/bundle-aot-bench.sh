@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds bench/aot/aot_bench (the tutorial matmul and softmax compiled ahead of time for the CPU
+# named, with the libraries it loads: tcpu's runtime, SLEEF, OpenMP) into .gpurun-a/, to time
+# tcpu's code on a machine that has no LLVM 19 (the lent GPU host's CPU), beside PyTorch:
+#
+#   scripts/gpu/bundle-aot-bench.sh build-clang emeraldrapids
+#   run, carrying .gpurun-a:  cd .gpurun-a && LD_LIBRARY_PATH=. ./aot_bench 21 &&
+#                             python3 torch_baseline.py
+set -euo pipefail
+build="$(cd "${1:?usage: $0 BUILD_DIR CPU}" && pwd)"
+cpu=${2:?usage: $0 BUILD_DIR CPU}
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+tcpu=$build/tools/tcpu
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+(
+  cd "$stage"
+  "$tcpu" compile "$here/kernels/tutorials/matmul.cpp" --kernel-name matmul_f32 --out-name matmul \
+    --signature '*fp32:16, *fp32:16, *fp32:16, i32, i32, i32, i32, i32:1, i32, i32:1, i32, i32:1' \
+    --grid '((M+63)/64)*((N+63)/64),1,1' --target "$cpu" >/dev/null
+  "$tcpu" compile "$here/kernels/tutorials/softmax.cpp" --kernel-name softmax_1024 \
+    --out-name softmax --signature '*fp32:16, *fp32:16, i32, i32, i32, i32' --grid 'n_rows,1,1' \
+    --target "$cpu" >/dev/null
+  "$tcpu" link matmul.*.h -o matmul_kernels
+  "$tcpu" link softmax.*.h -o softmax_kernels
+)
+rm -rf .gpurun-a && mkdir -p .gpurun-a
+clang-19 -O2 -c -I"$here/runtime/include" -I"$stage" "$stage"/matmul_kernels.c \
+  "$stage"/softmax_kernels.c
+mv matmul_kernels.o softmax_kernels.o "$stage/"
+clang++-19 -O2 -std=c++20 -I"$here/runtime/include" -I"$stage" "$here/bench/aot/aot_bench.cpp" \
+  "$stage"/*.o -L"$build/runtime" -ltcpu_runtime -lsleef -Wl,-rpath,'$ORIGIN' -o .gpurun-a/aot_bench
+LD_LIBRARY_PATH="$build/runtime" ldd .gpurun-a/aot_bench | awk '/=> \// {print $3}' |
+  grep -E '/lib(tcpu_runtime|sleef|omp)\.so' | xargs -I{} cp -L {} .gpurun-a/
+cp "$here/bench/aot/torch_baseline.py" .gpurun-a/
+ls -l .gpurun-a
