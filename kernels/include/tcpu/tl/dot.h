@@ -31,13 +31,13 @@ template <int N, int Cols>
 constexpr int kColsPerTile = N % Cols == 0 ? Cols : N;
 
 template <class A, int M, int K, int N, int Cols>
-TL_INLINE void dotTile(const A* a, const A* b, A* c, int i0, int j0) {
+TL_INLINE void dotTile(const A* a, const A* b, const A* acc, A* c, int i0, int j0) {
   constexpr int R = kRowsPerTile<M>;
   constexpr int C = kColsPerTile<N, Cols>;
   A tile[R][C];
   for (int r = 0; r < R; ++r)
     for (int s = 0; s < C; ++s)
-      tile[r][s] = c[(i0 + r) * N + j0 + s];
+      tile[r][s] = acc[(i0 + r) * N + j0 + s];
   for (int k = 0; k < K; ++k) {
     const A* brow = b + k * N + j0;
     for (int r = 0; r < R; ++r) {
@@ -51,12 +51,12 @@ TL_INLINE void dotTile(const A* a, const A* b, A* c, int i0, int j0) {
       c[(i0 + r) * N + j0 + s] = tile[r][s];
 }
 
-// acc += a x b over tiles of R x Cols.
+// c = acc + a x b over tiles of R x Cols (each tile reads acc and writes c once).
 template <class A, int M, int K, int N, int Cols>
-TL_INLINE void dotTiles(const A* a, const A* b, A* c) {
+TL_INLINE void dotTiles(const A* a, const A* b, const A* acc, A* c) {
   for (int i0 = 0; i0 < M; i0 += kRowsPerTile<M>)
     for (int j0 = 0; j0 < N; j0 += kColsPerTile<N, Cols>)
-      dotTile<A, M, K, N, Cols>(a, b, c, i0, j0);
+      dotTile<A, M, K, N, Cols>(a, b, acc, c, i0, j0);
 }
 
 } // namespace detail
@@ -87,12 +87,13 @@ TL_INLINE auto dot(const X& a, const Y& b, const Z& acc) {
   static_assert(std::is_same_v<Acc, A>, "dot accumulates fp32 (int32 for integer inputs)");
   const auto& wa = detail::widened<A>(a);
   const auto& wb = detail::widened<A>(b);
-  Block<Acc, M, N> out = acc;
+  const auto& in = detail::widened<A>(acc);
+  Block<Acc, M, N> out;
   // The choice folds away: codegen makes the width a constant.
   if (platform::targetVectorBits() >= 512 && N % detail::kWideTileCols == 0)
-    detail::dotTiles<A, M, K, N, detail::kWideTileCols>(wa.v, wb.v, out.v);
+    detail::dotTiles<A, M, K, N, detail::kWideTileCols>(wa.v, wb.v, in.v, out.v);
   else
-    detail::dotTiles<A, M, K, N, detail::kTileCols>(wa.v, wb.v, out.v);
+    detail::dotTiles<A, M, K, N, detail::kTileCols>(wa.v, wb.v, in.v, out.v);
   return out;
 }
 
