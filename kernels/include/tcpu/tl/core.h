@@ -305,6 +305,13 @@ TL_INLINE void assignSplit(B& out, const X& x, const LaneRect& r) {
   for (int i = 0; i < B::rows; ++i) {
     V* row = out.v + i * B::cols;
     const bool on = i >= b.r0 && i < b.r1;
+    if (on && b.c0 == 0 && b.c1 == B::cols) {
+      // A whole row: a constant trip count, which a copy turns into inline vector moves rather
+      // than a call to memcpy of a run-time size.
+      for (int j = 0; j < B::cols; ++j)
+        row[j] = static_cast<V>(get<true>(x, i, j));
+      continue;
+    }
     const int c0 = on ? b.c0 : B::cols, c1 = on ? b.c1 : B::cols;
     for (int j = 0; j < c0; ++j)
       row[j] = outside;
