@@ -213,11 +213,12 @@ Status compileInto(const CompileRequest& request, CompiledModule& result) {
   if (!kernels)
     return Status(kernels.status().code(), concat(request.name, ": ", kernels.status().message()));
   result.kernels = kernels.take();
-  if (request.linkedCode) {
+  if (request.linkedCode)
     if (Status linked = linkAheadOfTimeCode(module, request, result.kernels); !linked.ok())
       return linked;
-    retarget(module, **machine, request.options);
-  }
+  // Again, for the functions made since (the kernels' entries, the AOT launcher): kernels are
+  // inlined into their entries and vectorized there, under the entries' attributes.
+  retarget(module, **machine, request.options);
 
   optimize(module, **machine, isa, request.options.mathUlp);
   // After optimization, so that the checks guard the vectorized accesses that run.

@@ -237,6 +237,21 @@ TEST_F(IrKernels, NamedTargetCpuUsesItsOwnSleefVariants) {
 #endif
 }
 
+TEST_F(IrKernels, KernelsUseZmmRegistersWhereAvx512IsLegal) {
+#if defined(__x86_64__)
+  // LLVM's tuning for Intel's AVX-512 CPUs prefers ymm registers; codegen asks for zmm. The
+  // loop is vectorized inside the kernel's entry function, which must carry that request too.
+  const tcpuModule module =
+      load("expf_loop.ll", JitOptions().set(TCPU_JIT_TARGET_CPU, "skylake-avx512"));
+  const std::string assembly = text(module, TCPU_MODULE_TEXT_ASSEMBLY);
+  // 16 lanes of fp32: the loop was vectorized for zmm registers.
+  EXPECT_NE(assembly.find("Sleef_expf16_u10avx512f"), std::string::npos)
+      << assembly.substr(0, 4000);
+#else
+  GTEST_SKIP() << "x86-64 CPU names only";
+#endif
+}
+
 TEST_F(IrKernels, SignatureSpecializesConstexprAndOne) {
   std::vector<float> in(1000), out(1000, 0.0f);
   for (int i = 0; i < 1000; ++i)

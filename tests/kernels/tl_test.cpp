@@ -141,7 +141,7 @@ TEST_F(Tl, MaskedExpressionsGiveEveryLaneItsValue) {
     int32_t m, lo, hi;
   };
   for (const Bounds b : {Bounds{5, 3, 29}, Bounds{8, 0, 32}, Bounds{0, 0, 32}, Bounds{8, 7, 7},
-                         Bounds{3, -4, 40}, Bounds{8, 17, 32}}) {
+                         Bounds{3, -4, 40}, Bounds{8, 17, 32}, Bounds{8, 0, 20}}) {
     SCOPED_TRACE(testing::Message() << "m " << b.m << ", cols [" << b.lo << ", " << b.hi << ")");
     std::vector<float> out(768 + 8, -9.0f);
     ASSERT_TCPU(launch(kernel("masked_expressions"), 1, 1, 1, x.data(), y.data(), z.data(),

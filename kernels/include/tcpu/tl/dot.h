@@ -82,6 +82,8 @@ TL_INLINE auto dot(const X& a, const Y& b, const Z& acc) {
   using SB = shape_of<Y>;
   constexpr int M = SA::rows, K = SA::cols, N = SB::cols;
   static_assert(SA::rank == 2 && SB::rank == 2 && SB::rows == K, "dot: [M, K] x [K, N]");
+  static_assert(shape_of<Z>::rank == 2 && shape_of<Z>::rows == M && shape_of<Z>::cols == N,
+                "dot: the accumulator is [M, N]");
   using A = detail::dot_acc_t<element_t<X>>;
   using Acc = element_t<Z>;
   static_assert(std::is_same_v<Acc, A>, "dot accumulates fp32 (int32 for integer inputs)");
