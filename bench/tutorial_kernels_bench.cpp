@@ -58,12 +58,6 @@ void softmaxOverGrid(benchmark::State& state, bool programPerThread) {
   state.SetBytesProcessed(state.iterations() * rows * cols * 2 *
                           static_cast<int64_t>(sizeof(float)));
 }
-void kernelsSoftmax(benchmark::State& state) {
-  softmaxOverGrid(state, false);
-}
-void kernelsSoftmaxProgramPerThread(benchmark::State& state) {
-  softmaxOverGrid(state, true);
-}
 
 void kernelsMatmulF32(benchmark::State& state) {
   const auto n = static_cast<int32_t>(state.range(0));
@@ -174,14 +168,14 @@ void kernelsAttention(benchmark::State& state, bool causal) {
       flops, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 
-BENCHMARK(kernelsSoftmax)
+BENCHMARK_CAPTURE(softmaxOverGrid, rowPerProgram, false)
     ->Name("kernels/softmax/4096x")
     ->RangeMultiplier(2)
     ->Range(256, 8192)
     ->Arg(1000) // ragged rows: the kernel's block is the next power of two, its tail masked
     ->Arg(3000)
     ->UseRealTime();
-BENCHMARK(kernelsSoftmaxProgramPerThread)
+BENCHMARK_CAPTURE(softmaxOverGrid, programPerThread, true)
     ->Name("kernels/softmax_program_per_thread/4096x")
     ->Arg(1024)
     ->Arg(4096)

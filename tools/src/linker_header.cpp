@@ -7,6 +7,8 @@
 #include <memory>
 #include <span>
 
+#include "text_split.hpp"
+
 namespace tcpu::cli {
 namespace {
 
@@ -48,16 +50,6 @@ std::string_view trim(std::string_view text) {
   while (!text.empty() && isSpace(text.back()))
     text.remove_suffix(1);
   return text;
-}
-
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> pieces;
-  for (;;) {
-    const std::size_t at = text.find(separator);
-    pieces.push_back(text.substr(0, at));
-    if (at == std::string_view::npos) return pieces;
-    text.remove_prefix(at + 1);
-  }
 }
 
 // Comma-separated items, where an empty (or blank) field is no items at all.

@@ -9,6 +9,7 @@
 #include "command_line.hpp"
 #include "data_types.hpp"
 #include "runtime_session.hpp"
+#include "text_split.hpp"
 
 namespace tcpu::cli {
 namespace {
@@ -42,21 +43,10 @@ bool namesGenerator(std::string_view text) {
   return false;
 }
 
-// The entries of "a,b,c" (an empty text is one empty entry).
-std::vector<std::string_view> commaSeparated(std::string_view list) {
-  std::vector<std::string_view> entries;
-  for (std::size_t position = 0; position <= list.size();) {
-    const std::size_t comma = std::min(list.find(',', position), list.size());
-    entries.push_back(list.substr(position, comma - position));
-    position = comma + 1;
-  }
-  return entries;
-}
-
 // values:V,V,...: each value parsed as an element of `type`.
 Expected<NpyArray> listedValues(tcpuDataType type, std::string_view list, const std::string& what) {
   std::vector<ScalarValue> elements;
-  for (std::string_view text : commaSeparated(list)) {
+  for (std::string_view text : split(list, ',')) {
     Expected<ScalarValue> element =
         parseScalar(type, text, concat(what, " values element ", elements.size() + 1));
     if (!element) return element.status();
@@ -145,7 +135,7 @@ Expected<AddressTable> addressTable(const KernelParameter& parameter, const std:
                           dataTypeSize(type) == 0 ? "an unknown type" : tcpuDataTypeName(type),
                           "; give it the type *i64 or *u64 (--signature)"));
   AddressTable table;
-  for (std::string_view name : commaSeparated(list)) {
+  for (std::string_view name : split(list, ',')) {
     if (name.empty()) return invalid(concat(what, "='ptrs:", list, "' has an empty buffer name"));
     table.buffers.emplace_back(name);
   }

@@ -223,11 +223,16 @@ struct LaneBounds {
       : r0(clampLane(r.rowLo, 0, S::rows)), r1(clampLane(r.rowHi, r0, S::rows)),
         c0(clampLane(r.colLo, 0, S::cols)), c1(clampLane(r.colHi, c0, S::cols)) {}
   TL_INLINE bool all() const { return r0 == 0 && r1 == S::rows && c0 == 0 && c1 == S::cols; }
-  TL_INLINE bool inside(int i, int j) const { return i >= r0 && i < r1 && j >= c0 && j < c1; }
+  TL_INLINE bool rowInside(int i) const { return i >= r0 && i < r1; }
+  TL_INLINE bool inside(int i, int j) const { return rowInside(i) && j >= c0 && j < c1; }
+  // Whether the rectangle `o` (of the same shape) lies inside this one.
+  TL_INLINE bool contains(const LaneBounds& o) const {
+    return inside(o.r0, o.c0) && inside(o.r1 - 1, o.c1 - 1);
+  }
   // A lane outside the rectangle (when there is one).
   TL_INLINE void outsideLane(int& i, int& j) const {
     i = r0 > 0 ? 0 : (r1 < S::rows ? r1 : r0);
-    j = i >= r0 && i < r1 ? (c0 > 0 ? 0 : c1) : 0;
+    j = rowInside(i) ? (c0 > 0 ? 0 : c1) : 0;
   }
 };
 
@@ -304,7 +309,7 @@ TL_INLINE void assignSplit(B& out, const X& x, const LaneRect& r) {
   }
   for (int i = 0; i < B::rows; ++i) {
     V* row = out.v + i * B::cols;
-    const bool on = i >= b.r0 && i < b.r1;
+    const bool on = b.rowInside(i);
     if (on && b.c0 == 0 && b.c1 == B::cols) {
       // A whole row: a constant trip count, which a copy turns into inline vector moves rather
       // than a call to memcpy of a run-time size.

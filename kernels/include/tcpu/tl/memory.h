@@ -114,8 +114,8 @@ template <class T, int D0, int D1, class V>
 TL_INLINE void storeRect(const Ptr<T, D0, D1>& p, const V& value, int64_t rowLo, int64_t rowHi,
                          int64_t colLo, int64_t colHi) {
   using Sh = Shape<D0, D1>;
-  const int r0 = clampLane(rowLo, 0, Sh::rows), r1 = clampLane(rowHi, r0, Sh::rows);
-  const int c0 = clampLane(colLo, 0, Sh::cols), c1 = clampLane(colHi, c0, Sh::cols);
+  const LaneBounds<Sh> store(LaneRect{rowLo, rowHi, colLo, colHi, true});
+  const int r0 = store.r0, r1 = store.r1, c0 = store.c0, c1 = store.c1;
   const int64_t step = p.colStep;
   auto rows = [&]<bool Dense>() {
     for (int i = r0; i < r1; ++i) {
@@ -134,10 +134,9 @@ TL_INLINE void storeRect(const Ptr<T, D0, D1>& p, const V& value, int64_t rowLo,
     }
   };
   // Lanes inside the value's rectangle need no mask (uniformOutside).
-  LaneRect inside;
-  if (dense(value) ||
-      (uniformOutside<Sh>(value, inside) && inside.set && LaneBounds<Sh>(inside).inside(r0, c0) &&
-       LaneBounds<Sh>(inside).inside(r1 - 1, c1 - 1)))
+  LaneRect valueRect;
+  if (dense(value) || (uniformOutside<Sh>(value, valueRect) && valueRect.set &&
+                       LaneBounds<Sh>(valueRect).contains(store)))
     rows.template operator()<true>();
   else
     rows.template operator()<false>();
