@@ -59,7 +59,7 @@ struct matmul_kernel : tl::program {
 };
 
 // The configuration, as Triton's autotuner would pick one for the machine: 64 x 64 tiles of C and
-// BLOCK_SIZE_K 128, which measured 15-20 % faster than the 32 of Triton's GPU configurations on a
+// BLOCK_SIZE_K 128, which measured 10-30 % faster than the 32 of Triton's GPU configurations on a
 // 2-core Zen 4 (n = 512...2048, bench/RESULTS.md): a quarter of the k steps, so a quarter of the
 // accumulator copies per tile, and rows of A read 512 bytes at a time. Each element of C still
 // sums its products in k order, so the result does not depend on BLOCK_SIZE_K.
