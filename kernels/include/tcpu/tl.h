@@ -13,5 +13,6 @@
 #include "tcpu/tl/random.h"
 #include "tcpu/tl/random_blocks.h"
 #include "tcpu/tl/reduce.h"
+#include "tcpu/tl/shape.h"
 
 #endif
