@@ -1,0 +1,31 @@
+"""`python3 -m tcpu script.py [args]`: runs an unmodified Triton script on the CPU
+(`import triton` inside it is tcpu's)."""
+
+from __future__ import annotations
+
+import runpy
+import sys
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help"):
+        print("usage: python3 -m tcpu script.py [args...]\n"
+              "       python3 -m tcpu -m module [args...]\n"
+              "Runs a Triton script with `import triton` resolved to tcpu (kernels on the CPU).")
+        return 0 if argv else 2
+    from . import aliases
+    aliases.install()
+    if argv[0] == "-m":
+        if len(argv) < 2:
+            print("python3 -m tcpu -m: a module name is required", file=sys.stderr)
+            return 2
+        sys.argv = argv[1:]
+        runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+        return 0
+    sys.argv = list(argv)
+    runpy.run_path(argv[0], run_name="__main__")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,56 @@
+"""Errors that point at the user's kernel: file, line, column and the source line."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Location:
+    """A position in a user's source file (1-based line, 0-based column)."""
+
+    filename: str
+    line: int
+    col: int
+    source_line: str = ""
+
+    def describe(self) -> str:
+        text = f'File "{self.filename}", line {self.line}, column {self.col + 1}'
+        if self.source_line:
+            text += f"\n    {self.source_line.rstrip()}\n    {' ' * self.col}^"
+        return text
+
+
+class CompilationError(Exception):
+    """A kernel tcpu (like Triton) rejects: names the kernel, where, and what is wrong."""
+
+    def __init__(self, message: str, location: Location | None = None, kernel: str = "") -> None:
+        self.message = message
+        self.location = location
+        self.kernel = kernel
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        where = f"in kernel '{self.kernel}'" if self.kernel else ""
+        if self.location is None:
+            return f"{self.message} {where}".strip()
+        return f"{self.location.describe()}\n{self.message}" + (f"\n({where})" if where else "")
+
+
+class UnsupportedError(CompilationError):
+    """Valid Triton that tcpu does not support yet; the message names the feature."""
+
+
+class InternalError(CompilationError):
+    """tcpu produced C++ that clang rejected: a bug in tcpu, never the user's fault."""
+
+
+def node_location(node: ast.AST, filename: str, lines: list[str], line_offset: int,
+                  col_offset: int) -> Location:
+    """The user-file location of `node`, parsed from dedented source starting at line
+    `line_offset + 1` and indented by `col_offset` columns."""
+    line = getattr(node, "lineno", 1) + line_offset
+    col = getattr(node, "col_offset", 0) + col_offset
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return Location(filename, line, col, text)

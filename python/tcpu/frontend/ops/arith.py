@@ -1,0 +1,273 @@
+"""Operators, casts, where, maximum/minimum: Triton's typing (promotion.py), emitted so
+that C++'s own promotion never decides a dtype (operands are converted first; results
+of narrow types are converted back, as C++ widens them to int)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...triton.language import core as tl
+from .. import cpp
+from ..promotion import computation_type, literal_dtype
+from ..values import Value, is_number, unwrap
+from . import op
+from .context import OpContext
+
+# Result dtypes C++ would widen: an operation on them is converted back explicitly.
+_NARROW = {"int1", "int8", "int16", "uint8", "uint16", "fp16", "bf16"}
+_DIV_MOD = {"/", "//", "%"}
+_BITWISE = {"&", "|", "^", "<<", ">>"}
+COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
+
+
+def broadcast_shapes(cx: OpContext, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """numpy's broadcasting, as Triton's broadcast_impl_shape."""
+    rank = max(len(a), len(b))
+    a2 = (1,) * (rank - len(a)) + tuple(a)
+    b2 = (1,) * (rank - len(b)) + tuple(b)
+    out = []
+    for x, y in zip(a2, b2):
+        if x != y and x != 1 and y != 1:
+            raise cx.error(f"cannot broadcast shapes {list(a)} and {list(b)}: dimension {x} vs {y}")
+        out.append(max(x, y))
+    return tuple(out)
+
+
+def convert(v: Value, dtype: tl.dtype) -> Value:
+    """v converted to dtype (a lazy map for blocks, static_cast for scalars)."""
+    if v.dtype == dtype:
+        return v
+    ct = cpp.ctype(dtype)
+    if v.is_block:
+        return Value(f"tl::cast<{ct}>({v.expr})", dtype, v.shape)
+    return Value(f"static_cast<{ct}>({v.expr})", dtype, v.shape)
+
+
+def narrow_back(expr: str, dtype: tl.dtype, shape: tuple[int, ...]) -> str:
+    if dtype.name not in _NARROW:
+        return expr
+    ct = cpp.ctype(dtype)
+    return f"tl::cast<{ct}>({expr})" if shape else f"static_cast<{ct}>({expr})"
+
+
+def _operand(cx: OpContext, x: Any, dtype: tl.dtype) -> Value:
+    """A literal as a constant of dtype (range-checked as Triton does), a value converted."""
+    x = unwrap(x)
+    if is_number(x):
+        if dtype.is_int() and not isinstance(x, bool):
+            bits = dtype.primitive_bitwidth
+            lo, hi = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if dtype.is_int_signed() else (0, 2**bits - 1)
+            if dtype.name == "int1":
+                lo, hi = 0, 1
+            if not lo <= x <= hi:
+                if x < 0 and dtype.is_int_unsigned():
+                    raise cx.error("cannot combine an unsigned tensor with a negative scalar "
+                                   f"({x}); cast one of them explicitly")
+                raise cx.error(f"scalar {x} is out of range for type {dtype}")
+        return Value(cpp.literal(x, dtype), dtype)
+    return convert(x, dtype)
+
+
+def _pointer_arith(cx: OpContext, opname: str, a: Any, b: Any) -> Value:
+    a_v, b_v = cx.value(a), cx.value(b)
+    if opname == "+" and b_v.dtype.is_ptr() and not a_v.dtype.is_ptr():
+        a_v, b_v = b_v, a_v
+    if not a_v.dtype.is_ptr() or b_v.dtype.is_ptr() or opname not in ("+", "-"):
+        if opname in COMPARISONS and a_v.dtype == b_v.dtype:
+            shape = broadcast_shapes(cx, a_v.shape, b_v.shape)
+            return Value(f"({a_v.expr} {opname} {b_v.expr})", tl.int1, shape)
+        raise cx.error(f"invalid operands of type {a_v.type_text()} and {b_v.type_text()} "
+                       f"for '{opname}'")
+    if not b_v.dtype.is_int():
+        raise cx.error(f"a pointer offset must be an integer, got {b_v.type_text()}")
+    if b_v.dtype.is_int_unsigned() and b_v.dtype.primitive_bitwidth < 64:
+        b_v = convert(b_v, tl.int64)  # Triton zero-extends unsigned offsets
+    shape = broadcast_shapes(cx, a_v.shape, b_v.shape)
+    return Value(f"({a_v.expr} {opname} {b_v.expr})", a_v.dtype, shape, a_v.roots)
+
+
+def binary(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
+    """`a <op> b` for Python operators, with Triton's typing."""
+    a_u, b_u = unwrap(a), unwrap(b)
+    a_lit, b_lit = is_number(a_u), is_number(b_u)
+    if a_lit and b_lit:
+        return _fold(cx, opname, a_u, b_u)
+    a_dt = literal_dtype(a_u) if a_lit else cx.value(a_u).dtype
+    b_dt = literal_dtype(b_u) if b_lit else cx.value(b_u).dtype
+    if a_dt.is_ptr() or b_dt.is_ptr():
+        return _pointer_arith(cx, opname, a_u, b_u)
+    try:
+        comp = computation_type(a_dt, a_lit, b_dt, b_lit, opname in _DIV_MOD)
+    except TypeError as e:
+        raise cx.error(f"'{opname}': {e}") from None
+    if opname == "/" and comp.is_int():
+        comp = tl.float32
+    if opname == "//" and not comp.is_int():
+        raise cx.error(f"'//' needs integer operands (got {a_dt} and {b_dt})")
+    if opname in _BITWISE and not comp.is_int():
+        raise cx.error(f"'{opname}' needs integer operands (got {a_dt} and {b_dt})")
+    if opname == "%" and comp.is_int() and a_dt.is_int_signed() != b_dt.is_int_signed():
+        raise cx.error(f"cannot use % with {a_dt} and {b_dt}: they differ in signedness")
+    x, y = _operand(cx, a_u, comp), _operand(cx, b_u, comp)
+    shape = broadcast_shapes(cx, x.shape, y.shape)
+    if opname in COMPARISONS:
+        return Value(f"({x.expr} {opname} {y.expr})", tl.int1, shape)
+    if opname == "%" and comp.is_floating():
+        return Value(narrow_back(f"tl::fmod({x.expr}, {y.expr})", comp, shape), comp, shape)
+    c_op = "/" if opname == "//" else opname
+    if comp.name == "int1" and opname in ("&", "|", "^"):
+        expr = f"({x.expr} {c_op} {y.expr})"
+        return Value(expr if shape else f"static_cast<bool>{expr}", comp, shape)
+    return Value(narrow_back(f"({x.expr} {c_op} {y.expr})", comp, shape), comp, shape)
+
+
+_PY_OPS = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b, "//": lambda a, b: a // b, "%": lambda a, b: a % b,
+    "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,
+    "<<": lambda a, b: a << b, ">>": lambda a, b: a >> b, "**": lambda a, b: a**b,
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+}
+
+
+def _fold(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
+    """Both operands known at compile time: Python's own semantics, as Triton's constexpr."""
+    try:
+        return _PY_OPS[opname](a, b)
+    except (ArithmeticError, TypeError, ValueError) as e:
+        raise cx.error(f"'{opname}' on compile-time values {a!r} and {b!r}: {e}") from None
+
+
+def fold_any(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
+    """Compile-time operators on any Python values (dtypes, strings, None, tuples)."""
+    if opname == "is":
+        return a is b
+    if opname == "is not":
+        return a is not b
+    if opname == "in":
+        return a in b
+    if opname == "not in":
+        return a not in b
+    return _fold(cx, opname, a, b)
+
+
+def unary(cx: OpContext, opname: str, a: Any) -> Any:
+    a = unwrap(a)
+    if not isinstance(a, Value):
+        try:
+            return {"-": lambda x: -x, "+": lambda x: +x, "~": lambda x: ~x,
+                    "not": lambda x: not x}[opname](a)
+        except TypeError as e:
+            raise cx.error(f"'{opname}' on {a!r}: {e}") from None
+    if opname == "+":
+        return a
+    if a.dtype.is_ptr():
+        raise cx.error(f"wrong type argument to unary '{opname}' ({a.type_text()})")
+    if opname == "-":
+        return Value(narrow_back(f"(-{a.expr})", a.dtype, a.shape), a.dtype, a.shape)
+    if opname == "~":
+        if a.dtype.is_floating():
+            raise cx.error(f"wrong type argument to unary '~' ({a.type_text()})")
+        if a.dtype.name == "int1":
+            return Value(f"(!{a.expr})", a.dtype, a.shape)
+        return Value(narrow_back(f"(~{a.expr})", a.dtype, a.shape), a.dtype, a.shape)
+    # `not`: Triton's not_ bitcasts to int1 then inverts.
+    return Value(f"(!{convert(a, tl.int1).expr})", tl.int1, a.shape)
+
+
+def cast(cx: OpContext, x: Any, dtype: tl.dtype, bitcast: bool = False,
+         fp_downcast_rounding: Any = None) -> Value:
+    v = cx.value(x)
+    if bitcast:
+        if v.dtype.primitive_bitwidth != dtype.primitive_bitwidth:
+            raise cx.error(f"cannot bitcast {v.dtype} to {dtype}: they differ in width "
+                           f"({v.dtype.primitive_bitwidth} vs {dtype.primitive_bitwidth} bits)")
+        if v.dtype == dtype:
+            return v
+        return Value(f"tl::bitcast<{cpp.ctype(dtype)}>({v.expr})", dtype, v.shape)
+    rounding = unwrap(fp_downcast_rounding)
+    if rounding not in (None, "rtne", "rtz"):
+        raise cx.error(f"fp_downcast_rounding must be 'rtne' or 'rtz', got {rounding!r}")
+    if dtype.is_ptr():
+        if v.dtype.is_ptr() or v.dtype.name in ("int64", "uint64"):
+            return Value(f"tl::cast_pointer<{cpp.ctype(dtype)}>({v.expr})", dtype, v.shape,
+                         frozenset({"*"}))
+        raise cx.error(f"cannot cast {v.type_text()} to {dtype}")
+    if v.dtype.is_ptr():
+        if dtype.name in ("int64", "uint64"):
+            return Value(f"tl::cast_pointer<{cpp.ctype(dtype)}>({v.expr})", dtype, v.shape)
+        raise cx.error(f"cannot cast {v.type_text()} to {dtype}")
+    if rounding == "rtz" and v.dtype.is_floating() and dtype.primitive_bitwidth < v.dtype.primitive_bitwidth:
+        return Value(f"tl::cast_rtz<{cpp.ctype(dtype)}>({v.expr})", dtype, v.shape)
+    return convert(v, dtype)
+
+
+@op("cast")
+def _cast_op(cx: OpContext, input: Any, dtype: Any, fp_downcast_rounding: Any = None,
+             bitcast: Any = False) -> Value:
+    return cast(cx, input, cx.dtype_arg(dtype, "dtype"), cx.const(bitcast, "bitcast"),
+                fp_downcast_rounding)
+
+
+def promote_pair(cx: OpContext, a: Any, b: Any, what: str) -> tuple[Value, Value, tl.dtype]:
+    """Both operands converted to their computation type (binary_op_type_checking)."""
+    a_u, b_u = unwrap(a), unwrap(b)
+    a_lit, b_lit = is_number(a_u), is_number(b_u)
+    a_dt = literal_dtype(a_u) if a_lit else cx.value(a_u).dtype
+    b_dt = literal_dtype(b_u) if b_lit else cx.value(b_u).dtype
+    if a_dt.is_ptr() or b_dt.is_ptr():
+        if a_dt == b_dt:
+            return cx.value(a_u), cx.value(b_u), a_dt
+        raise cx.error(f"{what}: incompatible operands {a_dt} and {b_dt}")
+    try:
+        comp = computation_type(a_dt, a_lit, b_dt, b_lit, False)
+    except TypeError as e:
+        raise cx.error(f"{what}: {e}") from None
+    return _operand(cx, a_u, comp), _operand(cx, b_u, comp), comp
+
+
+@op("where")
+def where(cx: OpContext, condition: Any, x: Any, y: Any) -> Value:
+    c = cx.value(condition)
+    c = convert(c, tl.int1) if c.dtype != tl.int1 else c
+    xv, yv, dt = promote_pair(cx, x, y, "where")
+    shape = broadcast_shapes(cx, broadcast_shapes(cx, c.shape, xv.shape), yv.shape)
+    if not shape:
+        return Value(f"({c.expr} ? {xv.expr} : {yv.expr})", dt, shape)
+    return Value(f"tl::where({c.expr}, {xv.expr}, {yv.expr})", dt, shape,
+                 xv.roots | yv.roots)
+
+
+def _nan_arg(cx: OpContext, propagate_nan: Any) -> str:
+    p = cx.const(propagate_nan, "propagate_nan")
+    p = getattr(p, "value", p)
+    if p in (0, None):
+        return ""
+    if p == 0xFFFF:
+        return ", tl::PropagateNan::all"
+    raise cx.error(f"propagate_nan must be tl.PropagateNan.NONE or ALL, got {p!r}")
+
+
+def _make_extreme(name: str):
+    def extreme(cx: OpContext, x: Any, y: Any, propagate_nan: Any = 0) -> Value:
+        xv, yv, dt = promote_pair(cx, x, y, name)
+        shape = broadcast_shapes(cx, xv.shape, yv.shape)
+        return Value(f"tl::{name}({xv.expr}, {yv.expr}{_nan_arg(cx, propagate_nan)})", dt, shape)
+    return extreme
+
+
+op("maximum")(_make_extreme("maximum"))
+op("minimum")(_make_extreme("minimum"))
+
+
+@op("clamp")
+def clamp(cx: OpContext, x: Any, min: Any, max: Any, propagate_nan: Any = 0) -> Value:
+    lo, hi, _ = promote_pair(cx, min, max, "clamp")
+    xv, lo, dt = promote_pair(cx, x, lo, "clamp")
+    xv, hi, dt = promote_pair(cx, xv, hi, "clamp")
+    if not dt.is_floating():
+        raise cx.error(f"clamp supports only floating dtypes, got {dt}")
+    shape = broadcast_shapes(cx, broadcast_shapes(cx, xv.shape, lo.shape), hi.shape)
+    return Value(f"tl::clamp({xv.expr}, {lo.expr}, {hi.expr}{_nan_arg(cx, propagate_nan)})",
+                 dt, shape)

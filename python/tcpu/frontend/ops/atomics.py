@@ -1,0 +1,71 @@
+"""Atomics: add, and, or, xor, xchg, min, max, cas; each returns the old value(s).
+sem and scope are accepted: every tl atomic is sequentially consistent, which is at
+least as strong as any of Triton's semantics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..values import Value, unwrap
+from . import op
+from .arith import broadcast_shapes, convert
+from .context import OpContext
+from .memory import note_write
+
+_SEMS = {None, "acquire", "release", "acq_rel", "relaxed"}
+_SCOPES = {None, "gpu", "cta", "sys"}
+
+
+def _check(cx: OpContext, sem: Any, scope: Any) -> None:
+    if cx.const(sem, "sem") not in _SEMS:
+        raise cx.error(f"sem must be one of acquire, release, acq_rel, relaxed; got {unwrap(sem)!r}")
+    if cx.const(scope, "scope") not in _SCOPES:
+        raise cx.error(f"scope must be one of gpu, cta, sys; got {unwrap(scope)!r}")
+
+
+def _rmw(name: str):
+    def atomic(cx: OpContext, pointer: Any, val: Any, mask: Any = None, sem: Any = None,
+               scope: Any = None) -> Value:
+        _check(cx, sem, scope)
+        p = cx.value(pointer)
+        if not p.dtype.is_ptr():
+            raise cx.error(f"{name}: pointer must be a pointer, got {p.type_text()}")
+        elem = p.dtype.element_ty
+        if name in ("atomic_and", "atomic_or", "atomic_xor") and not elem.is_int():
+            raise cx.error(f"{name} needs an integer pointer, got {p.dtype}")
+        v = convert(cx.value(val, elem), elem)
+        shape = broadcast_shapes(cx, p.shape, v.shape)
+        m = unwrap(mask)
+        note_write(cx, p.roots)
+        if not shape:
+            call = f"tl::{name}({p.expr}, {v.expr})"
+            if m is None:
+                return cx.bind("old", call, elem)
+            mv = cx.value(m)
+            return cx.bind("old", f"({mv.expr} ? {call} : {convert(Value('0', elem), elem).expr})",
+                           elem)
+        if shape != p.shape:
+            raise cx.unsupported(f"{name} with pointers of shape {list(p.shape)} broadcast to "
+                                 f"{list(shape)}")
+        args = f"{p.expr}, {v.expr}" + ("" if m is None else f", {cx.value(m).expr}")
+        return cx.bind("old", f"tl::{name}({args})", elem, shape)
+    return atomic
+
+
+for _name in ("atomic_add", "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg",
+              "atomic_min", "atomic_max"):
+    op(_name)(_rmw(_name))
+
+
+@op("atomic_cas")
+def atomic_cas(cx: OpContext, pointer: Any, cmp: Any, val: Any, sem: Any = None,
+               scope: Any = None) -> Value:
+    _check(cx, sem, scope)
+    p = cx.value(pointer)
+    if not p.dtype.is_ptr():
+        raise cx.error(f"atomic_cas: pointer must be a pointer, got {p.type_text()}")
+    elem = p.dtype.element_ty
+    c = convert(cx.value(cmp, elem), elem)
+    v = convert(cx.value(val, elem), elem)
+    note_write(cx, p.roots)
+    return cx.bind("old", f"tl::atomic_cas({p.expr}, {c.expr}, {v.expr})", elem, p.shape)

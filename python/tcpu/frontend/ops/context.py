@@ -1,0 +1,68 @@
+"""What ops see of the lowering: the emitter, errors at the current call's line, and
+conversions between compile-time and run-time values."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from ...triton.language import core as tl
+from .. import cpp
+from ..errors import CompilationError, UnsupportedError
+from ..promotion import literal_dtype
+from ..values import Value, is_number, unwrap
+
+if TYPE_CHECKING:
+    from ..emitter import Emitter
+
+
+class OpContext:
+    def __init__(self, emitter: "Emitter", node: ast.AST, error_at: Any, lowerer: Any) -> None:
+        self.emit = emitter
+        self.node = node
+        self._error_at = error_at
+        self.lowerer = lowerer
+
+    def error(self, message: str) -> CompilationError:
+        return self._error_at(self.node, message)
+
+    def unsupported(self, message: str) -> CompilationError:
+        return self._error_at(self.node, message, UnsupportedError)
+
+    def const(self, x: Any, what: str) -> Any:
+        """x's compile-time value; an error naming `what` if x is known only at run time."""
+        if isinstance(x, Value):
+            raise self.error(f"{what} must be a compile-time constant (tl.constexpr), "
+                             f"got a run-time {x.type_text()}")
+        return unwrap(x)
+
+    def value(self, x: Any, dtype: tl.dtype | None = None) -> Value:
+        """x as a run-time value: numbers become constants of their Triton dtype (or `dtype`)."""
+        x = unwrap(x)
+        if isinstance(x, Value):
+            return x
+        if is_number(x):
+            d = dtype or literal_dtype(x)
+            return Value(cpp.literal(x, d), d)
+        raise self.error(f"expected a tensor or a number, got {type(x).__name__} {x!r}")
+
+    def bind(self, hint: str, expr: str, dtype: tl.dtype, shape: tuple[int, ...] = (),
+             roots: frozenset[str] = frozenset()) -> Value:
+        return Value(self.emit.bind(hint, expr), dtype, tuple(shape), roots)
+
+    def dtype_arg(self, x: Any, what: str) -> tl.dtype:
+        d = self.const(x, what)
+        if not isinstance(d, tl.dtype):
+            raise self.error(f"{what} must be a dtype, got {d!r}")
+        return d
+
+    def axis_arg(self, x: Any, rank: int, what: str = "axis") -> int | None:
+        a = self.const(x, what)
+        if a is None:
+            return None
+        if not isinstance(a, int) or not -rank <= a < max(rank, 1):
+            raise self.error(f"{what}={a!r} is out of range for a block of rank {rank}")
+        return a % rank if rank else 0
+
+
+__all__ = ["OpContext", "UnsupportedError"]

@@ -1,0 +1,55 @@
+"""tl.dot: [M, K] x [K, N] (+ acc) on same-dtype operands. fp32/fp16/bf16 accumulate in
+fp32 (int8 in int32). input_precision is accepted: the CPU computes fp32 products exactly
+(Triton's "ieee"), so "tf32"/"tf32x3" give results at least as accurate as the GPU's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...triton.language import core as tl
+from ..values import Value, unwrap
+from . import op
+from .arith import convert
+from .context import OpContext
+
+_PRECISIONS = {None, "tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"}
+
+
+@op("dot")
+def dot(cx: OpContext, input: Any, other: Any, acc: Any = None, input_precision: Any = None,
+        allow_tf32: Any = None, max_num_imprecise_acc: Any = None, out_dtype: Any = tl.float32
+        ) -> Value:
+    a, b = cx.value(input), cx.value(other)
+    precision = cx.const(input_precision, "input_precision")
+    if precision not in _PRECISIONS:
+        raise cx.error(f"input_precision must be one of {sorted(p for p in _PRECISIONS if p)}, "
+                       f"got {precision!r}")
+    if len(a.shape) != 2 or len(b.shape) != 2:
+        raise cx.error(f"dot needs two rank-2 blocks, got {list(a.shape)} and {list(b.shape)}")
+    if a.shape[1] != b.shape[0]:
+        raise cx.error(f"dot: the inner dimensions differ ({list(a.shape)} x {list(b.shape)})")
+    if a.dtype != b.dtype:
+        raise cx.error(f"dot: both operands must have one dtype, got {a.dtype} and {b.dtype}")
+    if a.dtype.is_int():
+        if a.dtype.name not in ("int8", "uint8"):
+            raise cx.error(f"dot supports integer operands of 8 bits, got {a.dtype}")
+        natural = tl.int32
+    elif a.dtype.name in ("fp16", "bf16", "fp32"):
+        natural = tl.float32
+    elif a.dtype.name == "fp64":
+        natural = tl.float64
+    else:
+        raise cx.unsupported(f"dot of {a.dtype} operands")
+    shape = (a.shape[0], b.shape[1])
+    acc_v = unwrap(acc)
+    out = cx.dtype_arg(out_dtype, "out_dtype") if natural != tl.int32 else tl.int32
+    if acc_v is None:
+        r = cx.bind("dot", f"tl::dot({a.expr}, {b.expr})", natural, shape)
+        return convert(r, out) if out != natural else r
+    c = cx.value(acc_v)
+    if c.shape != shape:
+        raise cx.error(f"dot: acc has shape {list(c.shape)}, the product {list(shape)}")
+    # The product accumulates in the natural type, then takes the accumulator's dtype.
+    c_nat = convert(c, natural)
+    r = cx.bind("dot", f"tl::dot({a.expr}, {b.expr}, {c_nat.expr})", natural, shape)
+    return convert(r, c.dtype) if c.dtype != natural else r

@@ -1,0 +1,56 @@
+"""Programs and hints: program_id, num_programs, cdiv, and the hints that only help a
+GPU compiler (multiple_of, max_contiguous, max_constancy, assume, debug_barrier)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...triton.language import core as tl
+from ..values import Value, unwrap
+from . import op
+from .arith import binary
+from .context import OpContext
+
+
+def _axis(cx: OpContext, axis: Any, what: str) -> int:
+    a = cx.const(axis, "axis")
+    if a not in (0, 1, 2):
+        raise cx.error(f"{what} axis must be 0, 1, or 2 but got {a!r}")
+    return a
+
+
+@op("program_id")
+def program_id(cx: OpContext, axis: Any) -> Value:
+    return Value(f"program_id({_axis(cx, axis, 'program_id')})", tl.int32)
+
+
+@op("num_programs")
+def num_programs(cx: OpContext, axis: Any) -> Value:
+    return Value(f"num_programs({_axis(cx, axis, 'num_programs')})", tl.int32)
+
+
+@op("cdiv")
+def cdiv(cx: OpContext, x: Any, div: Any) -> Any:
+    # Triton's cdiv is written in Triton: (x + div - 1) // div, with its promotion.
+    return binary(cx, "//", binary(cx, "-", binary(cx, "+", x, div), 1), div)
+
+
+@op("multiple_of", "max_contiguous", "max_constancy")
+def hint(cx: OpContext, input: Any, values: Any = None) -> Any:
+    # Alignment and contiguity hints feed the GPU's axis analysis; tl's index types carry
+    # contiguity themselves, so the value passes through unchanged.
+    return input
+
+
+@op("assume")
+def assume(cx: OpContext, cond: Any) -> None:
+    c = unwrap(cond)
+    if isinstance(c, Value) and not c.shape:
+        cx.emit.line(f"__builtin_assume({c.expr});")
+    return None
+
+
+@op("debug_barrier")
+def debug_barrier(cx: OpContext) -> None:
+    # One program runs on one thread, in order: there is nothing to wait for.
+    return None

@@ -1,0 +1,211 @@
+"""Reductions and scans: sum, max, min, argmax, argmin, xor_sum, reduce_or, reduce with a
+@jit combine_fn, cumsum, cumprod, associative_scan, sort, histogram."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...triton.language import core as tl
+from .. import cpp
+from ..values import Value, unwrap
+from . import op
+from .arith import convert
+from .context import OpContext
+
+# sum's result dtype (Triton's _pick_sum_dtype): integers narrower than 32 bits widen to
+# 32 bits of the same signedness (int1 counts as unsigned); everything else keeps its dtype.
+SUM_WIDENS = {"int8": tl.int32, "int16": tl.int32, "int1": tl.uint32, "uint8": tl.uint32,
+              "uint16": tl.uint32}
+
+
+def _axis(cx: OpContext, v: Value, axis: Any) -> int | None:
+    a = cx.const(axis, "axis")
+    if a is None:
+        return None
+    rank = len(v.shape)
+    if not isinstance(a, int) or not -rank <= a < rank:
+        raise cx.error(f"axis {a!r} is out of range for a block of shape {list(v.shape)}")
+    return a % rank
+
+
+def _result_shape(v: Value, axis: int | None) -> tuple[int, ...]:
+    if axis is None:
+        return ()
+    return tuple(d for i, d in enumerate(v.shape) if i != axis)
+
+
+def _tl_axis(v: Value, axis: int | None) -> int:
+    """tl's axis argument: -1 reduces everything (as does axis 0 of a rank-1 block)."""
+    return -1 if axis is None or len(v.shape) == 1 else axis
+
+
+def keep(cx: OpContext, r: Value, v: Value, axis: int | None) -> Value:
+    """keep_dims: the reduced dimension (or all of them) stays, with size 1."""
+    ct = cpp.ctype(r.dtype)
+    if axis is None or len(v.shape) == 1:
+        ones = ", ".join("1" for _ in v.shape)
+        return Value(f"tl::full<{ct}, {ones}>({r.expr})", r.dtype, (1,) * len(v.shape))
+    if axis == 0:
+        return Value(f"tl::row({r.expr})", r.dtype, (1, v.shape[1]))
+    return Value(f"tl::col({r.expr})", r.dtype, (v.shape[0], 1))
+
+
+def _block(cx: OpContext, x: Any, what: str) -> Value:
+    v = cx.value(x)
+    if not v.shape:
+        raise cx.error(f"{what} needs a block, got a scalar {v.type_text()}")
+    return v
+
+
+def reduce_named(cx: OpContext, name: str, x: Any, axis: Any, keep_dims: Any = False,
+                 dtype: tl.dtype | None = None) -> Value:
+    v = _block(cx, x, f"tl.{name}")
+    a = _axis(cx, v, axis)
+    if name == "sum":
+        out = dtype or SUM_WIDENS.get(v.dtype.name, v.dtype)
+        if dtype is not None:
+            v = convert(v, dtype)
+    elif name in ("argmax", "argmin"):
+        out = tl.int32
+    else:
+        out = v.dtype
+    shape = _result_shape(v, a)
+    # tl computes in its own accumulator type (sum_t); the result takes Triton's dtype.
+    raw = f"tl::{name}<{_tl_axis(v, a)}>({v.expr})"
+    ct = cpp.ctype(out)
+    expr = f"tl::cast<{ct}>({raw})" if shape else f"static_cast<{ct}>({raw})"
+    r = cx.bind(name, expr, out, shape)
+    return keep(cx, r, v, a) if cx.const(keep_dims, "keep_dims") else r
+
+
+@op("sum")
+def sum_(cx: OpContext, input: Any, axis: Any = None, keep_dims: Any = False,
+         dtype: Any = None) -> Value:
+    d = cx.const(dtype, "dtype")
+    return reduce_named(cx, "sum", input, axis, keep_dims, d)
+
+
+def _max_min(name: str):
+    def reduce_op(cx: OpContext, input: Any, axis: Any = None, return_indices: Any = False,
+                  return_indices_tie_break_left: Any = True, keep_dims: Any = False) -> Any:
+        if cx.const(return_indices, "return_indices"):
+            values = reduce_named(cx, name, input, axis, keep_dims)
+            indices = reduce_named(cx, "arg" + name, input, axis, keep_dims)
+            return (values, indices)
+        return reduce_named(cx, name, input, axis, keep_dims)
+    return reduce_op
+
+
+op("max")(_max_min("max"))
+op("min")(_max_min("min"))
+
+
+def _arg(name: str):
+    def reduce_op(cx: OpContext, input: Any, axis: Any, tie_break_left: Any = True,
+                  keep_dims: Any = False) -> Value:
+        if not cx.const(tie_break_left, "tie_break_left"):
+            raise cx.unsupported(f"{name}(tie_break_left=False)")
+        return reduce_named(cx, name, input, axis, keep_dims)
+    return reduce_op
+
+
+op("argmax")(_arg("argmax"))
+op("argmin")(_arg("argmin"))
+
+
+def _bitwise(name: str):
+    def reduce_op(cx: OpContext, input: Any, axis: Any = None, keep_dims: Any = False) -> Value:
+        v = _block(cx, input, f"tl.{name}")
+        if not v.dtype.is_int():
+            raise cx.error(f"{name} needs an integer block, got {v.type_text()}")
+        return reduce_named(cx, name, v, axis, keep_dims)
+    return reduce_op
+
+
+op("xor_sum")(_bitwise("xor_sum"))
+op("reduce_or")(_bitwise("reduce_or"))
+
+
+@op("reduce")
+def reduce(cx: OpContext, input: Any, axis: Any, combine_fn: Any, keep_dims: Any = False) -> Any:
+    inputs = input if isinstance(input, tuple) else (input,)
+    vals = [_block(cx, x, "tl.reduce") for x in inputs]
+    a = _axis(cx, vals[0], axis)
+    shape = _result_shape(vals[0], a)
+    lam, outs = cx.lowerer.combine_lambda(cx.node, combine_fn, [v.dtype for v in vals] * 2)
+    if len(vals) == 1:
+        r = cx.bind("reduce", f"tl::reduce<{_tl_axis(vals[0], a)}>({vals[0].expr}, {lam})",
+                    outs[0], shape)
+        return keep(cx, r, vals[0], a) if cx.const(keep_dims, "keep_dims") else r
+    if len(vals) == 2:
+        pair = cx.emit.bind("reduce", f"tl::reduce2<{_tl_axis(vals[0], a)}>("
+                            f"{vals[0].expr}, {vals[1].expr}, {lam})")
+        rs = (Value(f"{pair}.first", outs[0], shape), Value(f"{pair}.second", outs[1], shape))
+        if cx.const(keep_dims, "keep_dims"):
+            rs = tuple(keep(cx, r, vals[0], a) for r in rs)
+        return rs
+    raise cx.unsupported(f"tl.reduce over {len(vals)} operands (1 or 2 are supported)")
+
+
+def _scan_axis(cx: OpContext, v: Value, axis: Any) -> int:
+    a = _axis(cx, v, axis)
+    return 0 if a is None else a
+
+
+@op("cumsum", "cumprod")
+def cumulative(cx: OpContext, input: Any, axis: Any = 0, reverse: Any = False,
+               dtype: Any = None) -> Value:
+    name = cx.lowerer.current_builtin
+    v = _block(cx, input, f"tl.{name}")
+    d = cx.const(dtype, "dtype")
+    out = d or SUM_WIDENS.get(v.dtype.name, v.dtype)
+    v = convert(v, out)
+    a = _scan_axis(cx, v, axis)
+    rev = "true" if cx.const(reverse, "reverse") else "false"
+    return cx.bind(name, f"tl::{name}<{a}, {rev}>({v.expr})", out, v.shape)
+
+
+@op("associative_scan")
+def associative_scan(cx: OpContext, input: Any, axis: Any, combine_fn: Any,
+                     reverse: Any = False) -> Any:
+    inputs = input if isinstance(input, tuple) else (input,)
+    vals = [_block(cx, x, "tl.associative_scan") for x in inputs]
+    a = _scan_axis(cx, vals[0], axis)
+    rev = "true" if cx.const(reverse, "reverse") else "false"
+    lam, outs = cx.lowerer.combine_lambda(cx.node, combine_fn, [v.dtype for v in vals] * 2)
+    if len(vals) == 1:
+        return cx.bind("scan", f"tl::associative_scan<{a}, {rev}>({vals[0].expr}, {lam})",
+                       outs[0], vals[0].shape)
+    if len(vals) == 2:
+        pair = cx.emit.bind("scan", f"tl::associative_scan2<{a}, {rev}>({vals[0].expr}, "
+                            f"{vals[1].expr}, {lam})")
+        return (Value(f"{pair}.first", outs[0], vals[0].shape),
+                Value(f"{pair}.second", outs[1], vals[0].shape))
+    raise cx.unsupported(f"tl.associative_scan over {len(vals)} operands (1 or 2 are supported)")
+
+
+@op("sort")
+def sort(cx: OpContext, x: Any, dim: Any = None, descending: Any = False) -> Value:
+    v = _block(cx, x, "tl.sort")
+    d = cx.const(dim, "dim")
+    if d not in (None, -1, len(v.shape) - 1):
+        raise cx.unsupported("tl.sort along a dimension other than the last")
+    desc = "true" if cx.const(descending, "descending") else "false"
+    return cx.bind("sorted", f"tl::sort<-1, {desc}>({v.expr})", v.dtype, v.shape)
+
+
+@op("topk")
+def topk(cx: OpContext, x: Any, k: Any, dim: Any = None) -> Value:
+    v = _block(cx, x, "tl.topk")
+    kk = cx.const(k, "k")
+    shape = v.shape[:-1] + (kk,)
+    return cx.bind("topk", f"tl::topk<{kk}, -1>({v.expr})", v.dtype, shape)
+
+
+@op("histogram")
+def histogram(cx: OpContext, input: Any, num_bins: Any, mask: Any = None) -> Value:
+    v = _block(cx, input, "tl.histogram")
+    n = cx.const(num_bins, "num_bins")
+    m = unwrap(mask)
+    args = v.expr if m is None else f"{v.expr}, {cx.value(m).expr}"
+    return cx.bind("histogram", f"tl::histogram<{n}>({args})", tl.int32, (n,))

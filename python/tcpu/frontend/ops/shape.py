@@ -1,0 +1,180 @@
+"""Shapes: broadcast_to, expand_dims, reshape/view, permute/trans, ravel, cat, join, split,
+interleave, flip, gather (tl's shape.h), ranks 0-2."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..values import Value, unwrap
+from . import op
+from .arith import broadcast_shapes
+from .context import OpContext
+from .creation import shape_arg
+
+
+def _dims(shape: tuple[int, ...]) -> str:
+    return ", ".join(map(str, shape))
+
+
+def broadcast_value(cx: OpContext, v: Value, shape: tuple[int, ...]) -> Value:
+    if v.shape == shape:
+        return v
+    if broadcast_shapes(cx, v.shape, shape) != shape:
+        raise cx.error(f"cannot broadcast a block of shape {list(v.shape)} to {list(shape)}")
+    return Value(f"tl::broadcast_to<{_dims(shape)}>({v.expr})", v.dtype, shape, v.roots)
+
+
+@op("broadcast_to")
+def broadcast_to(cx: OpContext, input: Any, *shape: Any) -> Value:
+    s = shape[0] if len(shape) == 1 and isinstance(unwrap(shape[0]), (tuple, list)) else shape
+    return broadcast_value(cx, cx.value(input), shape_arg(cx, s))
+
+
+@op("broadcast")
+def broadcast(cx: OpContext, input: Any, other: Any) -> tuple[Value, Value]:
+    a, b = cx.value(input), cx.value(other)
+    shape = broadcast_shapes(cx, a.shape, b.shape)
+    return broadcast_value(cx, a, shape), broadcast_value(cx, b, shape)
+
+
+def expand(cx: OpContext, v: Value, axis: int) -> Value:
+    rank = len(v.shape)
+    if not -(rank + 1) <= axis <= rank:
+        raise cx.error(f"expand_dims: axis {axis} is out of range for rank {rank}")
+    axis %= rank + 1
+    if rank == 0:
+        return Value(f"tl::full<{_ctype(v)}, 1>({v.expr})", v.dtype, (1,), v.roots)
+    if rank >= 2:
+        raise cx.unsupported("blocks of rank 3 are not supported on the CPU yet")
+    shape = (1, v.shape[0]) if axis == 0 else (v.shape[0], 1)
+    fn = "row" if axis == 0 else "col"
+    return Value(f"tl::{fn}({v.expr})", v.dtype, shape, v.roots)
+
+
+def _ctype(v: Value) -> str:
+    from .. import cpp
+    return cpp.ctype(v.dtype)
+
+
+@op("expand_dims")
+def expand_dims(cx: OpContext, input: Any, axis: Any) -> Value:
+    v = cx.value(input)
+    axes = cx.const(axis, "axis")
+    for a in (axes if isinstance(axes, (tuple, list)) else (axes,)):
+        v = expand(cx, v, unwrap(a))
+    return v
+
+
+@op("reshape", "view")
+def reshape(cx: OpContext, input: Any, *shape: Any, can_reorder: Any = False) -> Value:
+    v = cx.value(input)
+    s = shape[0] if len(shape) == 1 and isinstance(unwrap(shape[0]), (tuple, list)) else shape
+    dims = tuple(unwrap(d) for d in cx.const(tuple(s), "shape"))
+    n = 1
+    for d in dims:
+        n *= d
+    if n != v.numel:
+        raise cx.error(f"reshape cannot change the number of elements ({list(v.shape)} -> "
+                       f"{list(dims)})")
+    if dims == v.shape:
+        return v
+    if not dims:
+        return cx.bind("scalar", f"tl::eval({v.expr}).v[0]", v.dtype)
+    if len(dims) > 2:
+        raise cx.unsupported(f"reshape to rank {len(dims)} (ranks 1 and 2 are supported)")
+    return Value(f"tl::reshape<{_dims(dims)}>({v.expr})", v.dtype, dims, v.roots)
+
+
+@op("ravel")
+def ravel(cx: OpContext, x: Any, can_reorder: Any = False) -> Value:
+    v = cx.value(x)
+    return reshape(cx, v, (v.numel,))
+
+
+@op("permute")
+def permute(cx: OpContext, input: Any, *dims: Any) -> Value:
+    v = cx.value(input)
+    d = dims[0] if len(dims) == 1 and isinstance(unwrap(dims[0]), (tuple, list)) else dims
+    order = tuple(unwrap(x) for x in cx.const(tuple(d), "dims"))
+    if sorted(order) != list(range(len(v.shape))):
+        raise cx.error(f"permute: {list(order)} is not a permutation of the {len(v.shape)} dims")
+    if order == tuple(range(len(v.shape))):
+        return v
+    return trans(cx, v)
+
+
+@op("trans")
+def trans(cx: OpContext, input: Any, *dims: Any) -> Value:
+    v = cx.value(input)
+    if len(v.shape) == 1:
+        return v
+    if len(v.shape) != 2:
+        raise cx.error(f"trans needs a block of rank 2, got {list(v.shape)}")
+    if dims:
+        d = dims[0] if len(dims) == 1 and isinstance(unwrap(dims[0]), (tuple, list)) else dims
+        order = tuple(unwrap(x) for x in cx.const(tuple(d), "dims"))
+        if order == (0, 1):
+            return v
+    return cx.bind("trans", f"tl::trans({v.expr})", v.dtype, (v.shape[1], v.shape[0]))
+
+
+@op("cat")
+def cat(cx: OpContext, input: Any, other: Any, can_reorder: Any = False, dim: Any = 0) -> Value:
+    a, b = cx.value(input), cx.value(other)
+    if a.dtype != b.dtype or a.shape[1:] != b.shape[1:]:
+        raise cx.error(f"cat: incompatible blocks {a.type_text()} and {b.type_text()}")
+    shape = (a.shape[0] + b.shape[0],) + a.shape[1:]
+    return cx.bind("cat", f"tl::cat({a.expr}, {b.expr})", a.dtype, shape)
+
+
+@op("join")
+def join(cx: OpContext, a: Any, b: Any) -> Value:
+    x, y = cx.value(a), cx.value(b)
+    if x.dtype != y.dtype or x.shape != y.shape:
+        raise cx.error(f"join: both blocks must have one dtype and shape, got {x.type_text()} "
+                       f"and {y.type_text()}")
+    if len(x.shape) > 1:
+        raise cx.unsupported("join of rank-2 blocks (the result would have rank 3)")
+    if not x.shape:
+        return cx.bind("joined", f"tl::join(tl::full<{_ctype(x)}, 1>({x.expr}), "
+                       f"tl::full<{_ctype(y)}, 1>({y.expr}))", x.dtype, (2,))
+    return cx.bind("joined", f"tl::join({x.expr}, {y.expr})", x.dtype, (x.shape[0], 2))
+
+
+@op("split")
+def split(cx: OpContext, a: Any) -> tuple[Value, Value]:
+    v = cx.value(a)
+    if not v.shape or v.shape[-1] != 2:
+        raise cx.error(f"split needs a block whose last dimension is 2, got {list(v.shape)}")
+    pair = cx.emit.bind("split", f"tl::split({v.expr})")
+    shape = v.shape[:-1]
+    if not shape:
+        return (Value(f"{pair}.first", v.dtype), Value(f"{pair}.second", v.dtype))
+    return (Value(f"{pair}.first", v.dtype, shape), Value(f"{pair}.second", v.dtype, shape))
+
+
+@op("interleave")
+def interleave(cx: OpContext, a: Any, b: Any) -> Value:
+    x, y = cx.value(a), cx.value(b)
+    if x.dtype != y.dtype or x.shape != y.shape or not x.shape:
+        raise cx.error(f"interleave: both blocks must have one dtype and shape, got "
+                       f"{x.type_text()} and {y.type_text()}")
+    shape = x.shape[:-1] + (2 * x.shape[-1],)
+    return cx.bind("interleaved", f"tl::interleave({x.expr}, {y.expr})", x.dtype, shape)
+
+
+@op("flip")
+def flip(cx: OpContext, x: Any, dim: Any = None) -> Value:
+    v = cx.value(x)
+    d = cx.const(dim, "dim")
+    axis = -1 if d is None else d % len(v.shape)
+    if axis == len(v.shape) - 1:
+        axis = -1
+    return cx.bind("flipped", f"tl::flip<{axis}>({v.expr})", v.dtype, v.shape)
+
+
+@op("gather")
+def gather(cx: OpContext, src: Any, index: Any, axis: Any) -> Value:
+    s, i = cx.value(src), cx.value(index)
+    a = cx.const(axis, "axis") % len(s.shape)
+    return cx.bind("gathered", f"tl::gather<{a}>({s.expr}, {i.expr})", s.dtype, i.shape)

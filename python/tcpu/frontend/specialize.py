@@ -1,0 +1,106 @@
+"""Specialization, as Triton does it: each argument's kind (pointer dtype, integer width by
+value, fp32 for floats), ints equal to 1 made constexpr, divisibility by 16 of ints and
+16-byte alignment of pointers, `do_not_specialize`. The key of an argument list is a tuple
+of small tuples, cheap to build and hash on every launch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..triton.language import core as tl
+
+# Element dtypes of torch and numpy arrays, by their names.
+TORCH_DTYPES = {
+    "torch.float32": "fp32", "torch.float16": "fp16", "torch.bfloat16": "bf16",
+    "torch.float64": "fp64", "torch.int8": "int8", "torch.int16": "int16", "torch.int32": "int32",
+    "torch.int64": "int64", "torch.uint8": "uint8", "torch.bool": "int1",
+    "torch.uint16": "uint16", "torch.uint32": "uint32", "torch.uint64": "uint64",
+}
+NUMPY_DTYPES = {
+    "float32": "fp32", "float16": "fp16", "float64": "fp64", "int8": "int8", "int16": "int16",
+    "int32": "int32", "int64": "int64", "uint8": "uint8", "uint16": "uint16", "uint32": "uint32",
+    "uint64": "uint64", "bool": "int1",
+}
+# Launch codes of the extension, by dtype name (python/README.md).
+CODES = {"int1": "?", "int8": "b", "int16": "h", "int32": "i", "int64": "l", "uint8": "B",
+         "uint16": "H", "uint32": "I", "uint64": "L", "fp16": "e", "bf16": "E", "fp32": "f",
+         "fp64": "d"}
+
+
+class ArgumentError(TypeError):
+    """A launch argument tcpu cannot pass (a CUDA tensor, an unsupported dtype, ...)."""
+
+
+@dataclass(frozen=True)
+class PointerArg:
+    address: int
+    dtype: str  # element dtype name
+    nbytes: int  # extent from the address (for the aliasing check); 0 when unknown
+
+
+def pointer_of(x: Any, name: str) -> PointerArg | None:
+    """x as a pointer argument, or None if it is not array-like."""
+    data_ptr = getattr(x, "data_ptr", None)
+    if data_ptr is not None and hasattr(x, "dtype"):
+        device = getattr(x, "device", None)
+        if device is not None and getattr(device, "type", "cpu") != "cpu":
+            raise ArgumentError(f"argument '{name}' is on device '{device}': tcpu runs kernels on "
+                                "the CPU; move it with .cpu()")
+        dtype = TORCH_DTYPES.get(str(x.dtype))
+        if dtype is None:
+            raise ArgumentError(f"argument '{name}' has dtype {x.dtype}, which tcpu does not "
+                                "support")
+        return PointerArg(data_ptr(), dtype, x.numel() * x.element_size()
+                          if x.is_contiguous() else 0)
+    iface = getattr(x, "__array_interface__", None)
+    if iface is not None:
+        dtype = NUMPY_DTYPES.get(str(x.dtype))
+        if dtype is None:
+            raise ArgumentError(f"argument '{name}' has dtype {x.dtype}, which tcpu does not "
+                                "support")
+        if iface.get("data") is None or iface["data"][1]:
+            raise ArgumentError(f"argument '{name}' is a read-only array; kernels take "
+                                "writable arrays")
+        return PointerArg(iface["data"][0], dtype, x.nbytes if x.flags.c_contiguous else 0)
+    if hasattr(x, "__dlpack__"):
+        import torch
+        return pointer_of(torch.from_dlpack(x), name)
+    return None
+
+
+def int_kind(value: int, name: str) -> str:
+    if -2**31 <= value < 2**31:
+        return "int32"
+    if -2**63 <= value < 2**63:
+        return "int64"
+    if 0 <= value < 2**64:
+        return "uint64"
+    raise ArgumentError(f"argument '{name}' = {value} does not fit 64 bits")
+
+
+def arg_key(value: Any, name: str, specialize: bool, specialize_alignment: bool
+            ) -> tuple[Any, ...]:
+    """One argument's part of the specialization key:
+    ("P", dtype, aligned16) pointers; ("i", dtype, div16) ints; ("c", value) constants
+    (ints equal to 1, None); ("f",) floats; ("b",) bools."""
+    if value is None:
+        return ("c", None)
+    if isinstance(value, bool):
+        return ("b",)
+    if isinstance(value, int):
+        if specialize and value == 1:
+            return ("c", 1)
+        return ("i", int_kind(value, name), specialize and value % 16 == 0)
+    if isinstance(value, float):
+        return ("f",)
+    p = pointer_of(value, name)
+    if p is not None:
+        return ("P", p.dtype, specialize_alignment and p.address % 16 == 0)
+    if hasattr(value, "__index__") and not isinstance(value, (tl.dtype,)):
+        return arg_key(int(value.__index__()), name, specialize, specialize_alignment)
+    if hasattr(value, "dtype") and hasattr(value, "item"):
+        return arg_key(value.item(), name, specialize, specialize_alignment)
+    raise ArgumentError(f"argument '{name}' is a {type(value).__name__} ({value!r}); kernels "
+                        "take tensors and arrays (anything with data_ptr(), the array "
+                        "interface or __dlpack__), ints, floats, bools and None")

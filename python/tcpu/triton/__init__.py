@@ -1,0 +1,41 @@
+"""`triton` on tcpu: the API of Triton 3.6 that kernels and their host code use, running
+kernels on the CPU."""
+
+from __future__ import annotations
+
+import math
+
+from . import language, runtime, testing
+from .language.core import constexpr
+from .runtime import Config, autotune, heuristics
+from .runtime.errors import CompileTimeAssertionFailure, OutOfResources, TritonError
+from .runtime.jit import JITFunction, MockTensor, jit, reinterpret
+from ..frontend.errors import CompilationError
+
+__version__ = "3.6.0+tcpu"
+
+__all__ = ["autotune", "cdiv", "CompilationError", "Config", "constexpr", "heuristics", "jit",
+           "JITFunction", "language", "next_power_of_2", "OutOfResources", "runtime", "testing",
+           "TritonError", "CompileTimeAssertionFailure", "MockTensor", "reinterpret"]
+
+
+def cdiv(x: int, y: int) -> int:
+    """Ceiling division of ints (`triton.cdiv`)."""
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n: int) -> int:
+    """The smallest power of two >= n (1 for n <= 1)."""
+    n = int(n)
+    return 1 if n <= 1 else 1 << (n - 1).bit_length()
+
+
+def set_allocator(allocator: object) -> None:
+    """Triton's scratch-memory allocator for TMA descriptors; tcpu kernels need none, so
+    the allocator is kept and never called."""
+    global _allocator
+    _allocator = allocator
+
+
+_allocator: object = None
+_ = math

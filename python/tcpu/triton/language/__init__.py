@@ -1,0 +1,39 @@
+"""``triton.language`` on tcpu: the dtypes, ``constexpr``, and every builtin's name. Kernels
+that use them are compiled by tcpu.frontend; see python/README.md."""
+
+from . import extra, math
+from .core import (
+    DTYPES_BY_NAME, bfloat16, block_type, builtins_named, constexpr, dtype, float8e4b8, float8e4b15,
+    float8e4nv, float8e5, float8e5b16, float16, float32, float64, int1, int8, int16, int32, int64,
+    pi32_t, pointer_type, tensor, uint8, uint16, uint32, uint64, void)
+
+# The names of triton.language's builtins (Triton 3.6's tl.__all__, less the dtypes above).
+builtins_named(
+    """program_id num_programs arange full zeros zeros_like cast broadcast broadcast_to expand_dims
+    reshape view permute trans ravel cat join split interleave flip gather squeeze unsqueeze
+    load store make_block_ptr advance make_tensor_descriptor load_tensor_descriptor
+    store_tensor_descriptor atomic_add atomic_and atomic_or atomic_xor atomic_xchg atomic_cas
+    atomic_min atomic_max where maximum minimum clamp sigmoid softmax cdiv swizzle2d
+    reduce sum max min argmax argmin xor_sum reduce_or associative_scan cumsum cumprod histogram
+    sort topk philox philox_impl randint randint4x rand rand4x randn randn4x pair_uniform_to_normal
+    uint_to_uniform_float dot dot_scaled device_print device_assert static_print static_assert
+    debug_barrier multiple_of max_contiguous max_constancy assume inline_asm_elementwise
+    map_elementwise range static_range tuple""",
+    "triton.language", globals())
+
+# Math functions are the same objects in tl and tl.math, as in Triton.
+for _name in math.__all__:
+    globals()[_name] = getattr(math, _name)
+
+TRITON_MAX_TENSOR_NUMEL = 1048576
+
+
+class PropagateNan:
+    """``tl.PropagateNan.ALL`` / ``NONE`` for maximum, minimum and clamp."""
+
+    NONE = 0
+    ALL = 0xFFFF
+
+
+# Modules a kernel may reach through tl (tl.math, tl.extra.cuda.libdevice).
+__all__ = [n for n in globals() if not n.startswith("_")]
