@@ -10,8 +10,13 @@ debian_packages=(
   libomp-19-dev clang-format-19
   libsleef-dev libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
   zlib1g-dev libzstd-dev
+  python3-numpy python3-torch python3-pytest python3-pytest-xdist python3-dev pybind11-dev
 )
-brew_packages=(cmake ninja pkg-config llvm@19 libomp sleef googletest google-benchmark onednn)
+# The Python package (python/) builds against Homebrew's python@3.11, with its numpy and pytorch.
+# Homebrew has no pytest formula: tests/python needs `python3.11 -m pip install pytest
+# pytest-xdist` on macOS.
+brew_packages=(cmake ninja pkg-config llvm@19 libomp sleef googletest google-benchmark onednn
+               python@3.11 pybind11 numpy pytorch)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

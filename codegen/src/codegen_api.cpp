@@ -1,9 +1,11 @@
 // The C entry points of libtcpu_codegen, and its registration at load time.
 #include <memory>
+#include <optional>
 
 #include <llvm/Config/llvm-config.h>
 
 #include "ir_module_loader.hpp"
+#include "target.hpp"
 #include "tcpu/codegen.h"
 
 extern "C" {
@@ -19,6 +21,21 @@ const char* tcpuCodegenLlvmVersion(void) {
 
 const char* tcpuCodegenSleefVersion(void) {
   return TCPU_SLEEF_VERSION;
+}
+
+tcpuResult tcpuCodegenHostTarget(const char** cpu, const char** features) {
+  if (!cpu || !features) return TCPU_ERROR_INVALID_VALUE;
+  // The host does not change while the process runs: described once.
+  static const std::optional<tcpu::codegen::TargetDescription> host =
+      []() -> std::optional<tcpu::codegen::TargetDescription> {
+    tcpu::Expected<tcpu::codegen::TargetDescription> described = tcpu::codegen::describeTarget("");
+    if (!described) return std::nullopt;
+    return described.take();
+  }();
+  if (!host) return TCPU_ERROR_NOT_SUPPORTED;
+  *cpu = host->cpu.c_str();
+  *features = host->features.c_str();
+  return TCPU_SUCCESS;
 }
 
 } // extern "C"

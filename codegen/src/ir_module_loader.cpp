@@ -106,6 +106,7 @@ bool IrModuleLoader::accepts(const ModuleSource& source) const {
   if (extension == ".ll" || extension == ".bc" || isKernelSourcePath(source.path)) return true;
   if (startsWith(source.bytes, "BC\xC0\xDE") || startsWith(source.bytes, "\xDE\xC0\x17\x0B"))
     return true; // bitcode, or bitcode in a wrapper
+  if (source.path.empty() && isKernelSourceText(source.bytes)) return true;
   // IR text from memory: its first meaningful token is one only IR starts with.
   size_t i = 0;
   while (i < source.bytes.size() && std::isspace(static_cast<unsigned char>(source.bytes[i])))
@@ -129,10 +130,11 @@ Expected<std::unique_ptr<LoadedModule>> IrModuleLoader::load(const ModuleSource&
   // C++ kernel source becomes bitcode first (clang, in process), then goes the IR way.
   std::string bitcode;
   std::span<const std::byte> ir = source.bytes;
-  if (isKernelSourcePath(source.path)) {
+  const bool fromMemory = source.path.empty();
+  if (isKernelSourcePath(source.path) || (fromMemory && isKernelSourceText(source.bytes))) {
     Expected<std::string> compiled = compileSourceToBitcode(
         std::string_view(reinterpret_cast<const char*>(source.bytes.data()), source.bytes.size()),
-        source.path, *options);
+        fromMemory ? kMemorySourceName : source.path, *options);
     if (!compiled) return compiled.status();
     bitcode = compiled.take();
     ir = std::span<const std::byte>(reinterpret_cast<const std::byte*>(bitcode.data()),

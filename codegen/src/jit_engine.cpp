@@ -11,6 +11,7 @@
 
 #include "debug_log.hpp"
 #include "target.hpp"
+#include "tcpu/kernel_abi.h"
 
 namespace tcpu::codegen {
 namespace {
@@ -26,6 +27,23 @@ std::string loadedSleefPath() {
 
 std::string errorText(llvm::Error error) {
   return llvm::toString(std::move(error));
+}
+
+// The runtime's kernel services (kernel_abi.h), bound to the runtime codegen is linked with.
+// A search of the process would miss them where that runtime is not in the global scope:
+// loaded by a library opened with RTLD_LOCAL, as Python opens its extension modules.
+llvm::orc::SymbolMap runtimeServices(llvm::orc::LLJIT& jit) {
+  const auto entry = [](auto* function) {
+    return llvm::orc::ExecutorSymbolDef(llvm::orc::ExecutorAddr::fromPtr(function),
+                                        llvm::JITSymbolFlags::Exported);
+  };
+  return {
+      {jit.mangleAndIntern("tcpuKernelPrint"), entry(&tcpuKernelPrint)},
+      {jit.mangleAndIntern("tcpuKernelAssertFail"), entry(&tcpuKernelAssertFail)},
+      {jit.mangleAndIntern("tcpuKernelFindBuffer"), entry(&tcpuKernelFindBuffer)},
+      {jit.mangleAndIntern("tcpuKernelEnterProgram"), entry(&tcpuKernelEnterProgram)},
+      {jit.mangleAndIntern("tcpuKernelReportAccess"), entry(&tcpuKernelReportAccess)},
+  };
 }
 
 } // namespace
@@ -74,6 +92,11 @@ Expected<llvm::orc::JITDylib*> JitEngine::addObject(const std::string& name,
   if (!library)
     return Status(TCPU_ERROR_UNKNOWN,
                   concat("cannot create a JIT library: ", errorText(library.takeError())));
+  if (llvm::Error error = library->define(llvm::orc::absoluteSymbols(runtimeServices(*jit_)))) {
+    remove(*library);
+    return Status(TCPU_ERROR_UNKNOWN,
+                  concat("cannot define the runtime's services: ", errorText(std::move(error))));
+  }
   const char prefix = jit_->getDataLayout().getGlobalPrefix();
   if (!sleefPath_.empty()) {
     auto sleef = llvm::orc::DynamicLibrarySearchGenerator::Load(sleefPath_.c_str(), prefix);

@@ -139,6 +139,14 @@ bool isKernelSourcePath(const std::string& path) {
   return extension == ".cpp" || extension == ".cc" || extension == ".cxx";
 }
 
+bool isKernelSourceText(std::span<const std::byte> bytes) {
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  const size_t first = text.find_first_not_of(" \t\r\n\f\v");
+  if (first == std::string_view::npos) return false;
+  const std::string_view rest = text.substr(first);
+  return rest.starts_with('#') || rest.starts_with("//") || rest.starts_with("/*");
+}
+
 Expected<std::string> compileSourceToBitcode(std::string_view source, const std::string& name,
                                              const CompileOptions& options) {
   std::string bitcode;

@@ -4,6 +4,8 @@
 #ifndef TCPU_CODEGEN_SOURCE_COMPILER_HPP
 #define TCPU_CODEGEN_SOURCE_COMPILER_HPP
 
+#include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -19,6 +21,16 @@ Expected<std::string> compileSourceToBitcode(std::string_view source, const std:
 
 // Whether a path names C++ kernel source (.cpp, .cc, .cxx).
 bool isKernelSourcePath(const std::string& path);
+
+// Whether bytes loaded from memory (no path) are C++ kernel source: text whose first token is a
+// preprocessor directive or a comment ("#include", "//", "/*"). LLVM IR text cannot start so
+// (its comments start with ';'), nor can bitcode or a shared object.
+bool isKernelSourceText(std::span<const std::byte> bytes);
+
+// The name clang gives source loaded from memory, in diagnostics and device_assert reports. It
+// lies in a directory that does not exist, so the source's quoted includes cannot resolve
+// against the working directory and find only tcpu's headers (and the system's).
+inline constexpr const char* kMemorySourceName = "/<tcpu>/kernel.cpp";
 
 } // namespace tcpu::codegen
 

@@ -1,5 +1,7 @@
 // Kernels given as C++ source compile in process (clang) and run.
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <vector>
 
 #include "codegen_test_support.hpp"
@@ -36,6 +38,41 @@ INSTANTIATE_TEST_SUITE_P(Forms, SourceKernels,
                                       ? std::string("RunTimeSource")
                                       : std::string("BuildTimeBitcode");
                          });
+
+// tcpuModuleLoadData takes C++ source too (what the Python package compiles): text that starts
+// with a comment or a preprocessor directive.
+class SourceFromMemory : public CodegenTest {
+protected:
+  static std::string readSource(const std::string& name) {
+    std::ifstream in(irPath(name), std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+};
+
+TEST_F(SourceFromMemory, CompilesAndRuns) {
+  const std::string source = readSource("saxpy_source.cpp");
+  ASSERT_TRUE(source.starts_with("//"));
+  tcpuModule module = nullptr;
+  keep(tcpuModuleLoadData(&module, source.data(), source.size()), module, "saxpy from memory");
+  if (!module) return;
+  std::vector<float> x(600, 3.0f), y(600, 1.0f);
+  float alpha = 2.0f;
+  const float* px = x.data();
+  float* py = y.data();
+  int32_t n = 600;
+  void* params[] = {&alpha, &px, &py, &n};
+  ASSERT_TCPU(
+      tcpuLaunchKernel(function(module, "saxpy"), 2, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
+  EXPECT_EQ(y, std::vector<float>(600, 7.0f));
+}
+
+TEST_F(SourceFromMemory, ErrorsNameTheMemorySource) {
+  const std::string source = "#include <cstdint>\nint f() { return undeclared_name; }\n";
+  tcpuModule module = nullptr;
+  EXPECT_TCPU_ERROR(tcpuModuleLoadData(&module, source.data(), source.size()),
+                    TCPU_ERROR_INVALID_SOURCE,
+                    "/<tcpu>/kernel.cpp:2:18: error: use of undeclared identifier");
+}
 
 TEST(SourceKernelErrors, CompileErrorsComeBackWithLineAndColumn) {
   ASSERT_TCPU(tcpuInit(0));

@@ -27,6 +27,11 @@ TCPU_API tcpuResult tcpuCodegenRegister(void);
 TCPU_API const char* tcpuCodegenLlvmVersion(void);
 TCPU_API const char* tcpuCodegenSleefVersion(void);
 
+/* The target codegen compiles for by default: the host CPU's LLVM name ("znver4") and feature
+ * string ("+avx2,+fma,..."), as the compile cache keys them. The strings live as long as the
+ * process. TCPU_ERROR_NOT_SUPPORTED where LLVM cannot describe the host. */
+TCPU_API tcpuResult tcpuCodegenHostTarget(const char** cpu, const char** features);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,62 @@
+#include "errors.hpp"
+
+namespace py = pybind11;
+
+namespace tcpu::python {
+namespace {
+
+// The classes live as long as the module, which the interpreter never unloads: plain
+// references, kept for the translator (which runs with the GIL held).
+PyObject* errorClass = nullptr;
+PyObject* assertErrorClass = nullptr;
+
+std::string resultName(tcpuResult code) {
+  const char* name = nullptr;
+  if (tcpuGetErrorName(code, &name) != TCPU_SUCCESS || !name)
+    return "tcpuResult " + std::to_string(static_cast<int>(code));
+  return name;
+}
+
+void raise(const TcpuError& error) {
+  PyObject* type = error.code == TCPU_ERROR_ASSERT ? assertErrorClass : errorClass;
+  const std::string name = resultName(error.code);
+  std::string message = error.context + ": " + name;
+  if (!error.detail.empty()) message += ": " + error.detail;
+  py::object instance = py::reinterpret_borrow<py::object>(type)(message);
+  instance.attr("code") = name;
+  instance.attr("detail") = error.detail;
+  PyErr_SetObject(type, instance.ptr());
+}
+
+} // namespace
+
+void throwLastError(tcpuResult code, std::string_view context) {
+  throw TcpuError{code, tcpuGetLastErrorDetail(), std::string(context)};
+}
+
+void registerExceptions(py::module_& module) {
+  errorClass = PyErr_NewExceptionWithDoc(
+      "tcpu._tcpu.Error",
+      "A tcpu call failed. .code is the tcpuResult's name (\"TCPU_ERROR_INVALID_SOURCE\"), "
+      ".detail the runtime's message (for a compile error, clang's diagnostics).",
+      PyExc_RuntimeError, nullptr);
+  if (!errorClass) throw py::error_already_set();
+  assertErrorClass = PyErr_NewExceptionWithDoc(
+      "tcpu._tcpu.AssertError",
+      "A kernel's device_assert failed (TCPU_ERROR_ASSERT); .detail names the program, file "
+      "and line.",
+      errorClass, nullptr);
+  if (!assertErrorClass) throw py::error_already_set();
+  // The module holds its own references; ours above stay for the translator.
+  module.attr("Error") = py::reinterpret_borrow<py::object>(errorClass);
+  module.attr("AssertError") = py::reinterpret_borrow<py::object>(assertErrorClass);
+  py::register_exception_translator([](std::exception_ptr thrown) {
+    try {
+      if (thrown) std::rethrow_exception(thrown);
+    } catch (const TcpuError& error) {
+      raise(error);
+    }
+  });
+}
+
+} // namespace tcpu::python

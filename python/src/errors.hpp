@@ -1,0 +1,31 @@
+// The exceptions _tcpu raises for failed tcpu calls: Error (.code: the tcpuResult's name,
+// .detail: tcpuGetLastErrorDetail()) and its subclass AssertError, for a kernel's failed
+// device_assert (TCPU_ERROR_ASSERT).
+#ifndef TCPU_PYTHON_ERRORS_HPP
+#define TCPU_PYTHON_ERRORS_HPP
+
+#include <string>
+#include <string_view>
+
+#include <pybind11/pybind11.h>
+
+#include "tcpu/tcpu.h"
+
+namespace tcpu::python {
+
+// Thrown by the bindings; pybind11 turns it into Error or AssertError.
+struct TcpuError {
+  tcpuResult code;
+  std::string detail;
+  std::string context; // what failed, for the message ("compile_kernel", "kernel 'add'")
+};
+
+// Throws TcpuError for `code` with this thread's last-error detail.
+[[noreturn]] void throwLastError(tcpuResult code, std::string_view context);
+
+// Creates the exception classes in `module` and registers the translator.
+void registerExceptions(pybind11::module_& module);
+
+} // namespace tcpu::python
+
+#endif // TCPU_PYTHON_ERRORS_HPP
