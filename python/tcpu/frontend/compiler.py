@@ -40,11 +40,20 @@ class CompiledKernel:
     params: list[Param]
     codes: str
     handle: Any = None  # the extension's Kernel
-    # Triton's CompiledKernel fields that tools and tutorials read.
-    n_regs: int = 0
+    # Triton's CompiledKernel fields that tools and tutorials read. A CPU program has no
+    # register file or shared memory to budget; 1 (not 0) keeps users' occupancy arithmetic
+    # (`NUM_REGS // (n_regs * WARP_SIZE * num_warps)`, `SIZE_SMEM // shared`) defined.
+    n_regs: int = 1
     n_spills: int = 0
-    metadata: Any = field(default_factory=lambda: SimpleNamespace(shared=0, num_warps=1,
+    metadata: Any = field(default_factory=lambda: SimpleNamespace(shared=1, num_warps=1,
                                                                   num_stages=1, num_ctas=1))
+    launch_args: Any = None  # (jit, options) the kernel was compiled for
+
+    def __getitem__(self, grid: Any) -> Any:
+        """`compiled[grid](*all_args)`: launches this specialization directly (Triton's
+        CompiledKernel takes every argument, constexprs included, in order)."""
+        from .launcher import launch_compiled
+        return lambda *args: launch_compiled(self, grid, list(args))
 
     @property
     def asm(self) -> dict[str, str]:

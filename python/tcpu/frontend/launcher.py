@@ -107,4 +107,25 @@ def launch(jit: Any, values: list[Any], grid: Any, options: dict[str, Any], warm
     return kernel
 
 
-__all__ = ["launch", "CompilationError"]
+def launch_compiled(kernel: CompiledKernel, grid: Any, values: list[Any]) -> None:
+    """Launches a compiled specialization with all of the function's arguments."""
+    if kernel.params and max(p.index for p in kernel.params) >= len(values):
+        raise TypeError(f"{kernel.name}: expected every argument of the function in order, got "
+                        f"{len(values)}")
+    args = []
+    for p in kernel.params:
+        v = values[p.index]
+        if p.dtype.is_ptr():
+            ptr = pointer_of(v, p.name)
+            args.append(ptr.address if ptr is not None else 0)
+        else:
+            args.append(v)
+    if isinstance(grid, int):
+        grid = (grid,)
+    dims = (list(grid) + [1, 1])[:3]
+    if dims[0] * dims[1] * dims[2] == 0:
+        return
+    kernel.handle.launch(dims[0], dims[1], dims[2], 0, kernel.codes, tuple(args))
+
+
+__all__ = ["launch", "launch_compiled", "CompilationError"]

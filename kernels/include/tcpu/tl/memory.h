@@ -55,14 +55,24 @@ template <class T, int D0, int D1, std::integral S>
 TL_INLINE Ptr<T, D0, D1> operator+(Ptr<T, D0, D1> p, S s) {
   return p += s;
 }
-template <class T, int D0, int D1>
-TL_INLINE Ptr<T, D0, D1> operator+(Ptr<T, D0, D1> p, Lin<D0, D1> x) {
-  Ptr<T, D0, D1> out = p;
-  const Outer<D0, D1> o = detail::toOuter(x);
-  for (int i = 0; i < Shape<D0, D1>::rows; ++i)
-    out.row[i] += o.row[i];
-  out.colStep += o.colStep;
+// Pointers plus an affine index, broadcasting either (Triton's `p + stride_m * offs_m[:, None]
+// + stride_n * offs_n[None, :]`, which adds the column part to a block of row pointers).
+template <class T, int A0, int A1, int B0, int B1>
+TL_INLINE auto operator+(Ptr<T, A0, A1> p, Lin<B0, B1> x) {
+  using SA = Shape<A0, A1>;
+  using SB = Shape<B0, B1>;
+  using R = typename detail::broadcast_lazy<Outer, SA, SB>::type;
+  using RS = typename R::shape;
+  Ptr<T, RS::rank == 2 ? RS::rows : RS::cols, RS::rank == 2 ? RS::cols : -1> out;
+  out.base = p.base;
+  for (int i = 0; i < RS::rows; ++i)
+    out.row[i] = p.row[SA::rows == 1 ? 0 : i] + (SB::rows == 1 ? x.base : x.base + i * x.rowStep);
+  out.colStep = (SA::cols == 1 ? 0 : p.colStep) + (SB::cols == 1 ? 0 : x.colStep);
   return out;
+}
+template <class T, int A0, int A1, int B0, int B1>
+TL_INLINE auto operator+(Lin<B0, B1> x, Ptr<T, A0, A1> p) {
+  return p + x;
 }
 // Pointer plus an explicit index block: a block of pointers.
 template <class T, class I, int D0, int D1>
@@ -297,6 +307,19 @@ TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const Block<T*, D0, D1>& p,
   return out;
 }
 
+// Pointers computed elementwise (an expression, not an affine index): a block of pointers
+// first, then a gather, as Triton does for pointers it cannot prove contiguous.
+template <class F, class... Ops>
+  requires std::is_pointer_v<typename Expr<F, Ops...>::value_type>
+TL_INLINE auto load(const Expr<F, Ops...>& p) {
+  return load(p.eval());
+}
+template <class F, class... Ops, Tensor M, class O = int>
+  requires std::is_pointer_v<typename Expr<F, Ops...>::value_type>
+TL_INLINE auto load(const Expr<F, Ops...>& p, const M& mask, O other = 0) {
+  return load(p.eval(), mask, other);
+}
+
 // Scalar pointers: tl.load(ptr) on a single address.
 template <class T>
 TL_INLINE std::remove_const_t<T> load(T* p) {
@@ -348,6 +371,17 @@ TL_INLINE void store(const Block<T*, D0, D1>& p, const V& value, const M& mask) 
     for (int j = 0; j < Shape<D0, D1>::cols; ++j)
       if (detail::get(mask, i, j))
         *p.v[i * Shape<D0, D1>::cols + j] = static_cast<T>(detail::get(value, i, j));
+}
+
+template <class F, class... Ops, Operand V>
+  requires std::is_pointer_v<typename Expr<F, Ops...>::value_type>
+TL_INLINE void store(const Expr<F, Ops...>& p, const V& value) {
+  store(p.eval(), value);
+}
+template <class F, class... Ops, Operand V, Tensor M>
+  requires std::is_pointer_v<typename Expr<F, Ops...>::value_type>
+TL_INLINE void store(const Expr<F, Ops...>& p, const V& value, const M& mask) {
+  store(p.eval(), value, mask);
 }
 
 // Scalar store.
