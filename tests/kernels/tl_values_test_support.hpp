@@ -46,6 +46,19 @@ B randomBlock(uint32_t seed, double lo = -1e300, double hi = 1e300) {
   return b;
 }
 
+// A block of random integers in [lo, hi] of any element type: floats that every order of
+// additions (below 2^24) sums exactly.
+template <class B>
+B integerValuedBlock(uint32_t seed, int lo, int hi) {
+  using T = typename B::value_type;
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> dist(lo, hi);
+  B b;
+  for (int k = 0; k < B::size; ++k)
+    b.v[k] = static_cast<T>(dist(rng));
+  return b;
+}
+
 // A value as gtest can print it (16-bit floats as float, 8-bit integers as numbers).
 template <class T>
 auto printable(T x) {

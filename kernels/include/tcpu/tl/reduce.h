@@ -56,6 +56,39 @@ struct MinOp {
   }
 };
 
+// Bitwise reductions of integers (and bools), in the element type, as Triton's xor_sum,
+// reduce_or and reduce_and. Bitwise results do not depend on the order.
+struct XorOp {
+  template <class A>
+  static TL_INLINE A identity() {
+    return A(0);
+  }
+  template <class A>
+  static TL_INLINE A combine(A a, A b) {
+    return static_cast<A>(a ^ b);
+  }
+};
+struct OrOp {
+  template <class A>
+  static TL_INLINE A identity() {
+    return A(0);
+  }
+  template <class A>
+  static TL_INLINE A combine(A a, A b) {
+    return static_cast<A>(a | b);
+  }
+};
+struct AndOp {
+  template <class A>
+  static TL_INLINE A identity() {
+    return static_cast<A>(~A(0)); // every bit set (true for bool)
+  }
+  template <class A>
+  static TL_INLINE A combine(A a, A b) {
+    return static_cast<A>(a & b);
+  }
+};
+
 // Reduces the N values x(0) .. x(N - 1) with kReduceLanes partials.
 template <class Op, class A, int N, class X>
 TL_INLINE A reduceRow(X x) {
@@ -174,6 +207,24 @@ template <int Axis = -1, Tensor X>
 TL_INLINE auto min(const X& x) {
   return detail::reduce<detail::MinOp, compute_t<element_t<X>>, Axis>(x);
 }
+// xor_sum<axis>(x), reduce_or<axis>(x), reduce_and<axis>(x): integers (or bools), in their
+// own type; axis -1 reduces every element, as sum.
+template <int Axis = -1, Tensor X>
+TL_INLINE auto xor_sum(const X& x) {
+  static_assert(std::is_integral_v<element_t<X>>, "xor_sum: integers only, as in Triton");
+  return detail::reduce<detail::XorOp, element_t<X>, Axis>(x);
+}
+template <int Axis = -1, Tensor X>
+TL_INLINE auto reduce_or(const X& x) {
+  static_assert(std::is_integral_v<element_t<X>>, "reduce_or: integers only, as in Triton");
+  return detail::reduce<detail::OrOp, element_t<X>, Axis>(x);
+}
+template <int Axis = -1, Tensor X>
+TL_INLINE auto reduce_and(const X& x) {
+  static_assert(std::is_integral_v<element_t<X>>, "reduce_and: integers only, as in Triton");
+  return detail::reduce<detail::AndOp, element_t<X>, Axis>(x);
+}
+
 template <int Axis = 0, Tensor X>
 TL_INLINE auto argmax(const X& x) {
   return detail::argReduce<true, Axis>(x);
