@@ -10,7 +10,6 @@ import statistics
 import sys
 import time
 import types
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -250,7 +249,8 @@ def test_reset_to_zero_zeroes_before_each_timed_run_and_the_launch():
         return original_run(*args, **kwargs)
 
     kernel.run = run
-    tuned = autotune(CONFIGS, key=["n"], reset_to_zero=["out_ptr"], do_bench=CountingBench())(kernel)
+    tuned = autotune(CONFIGS, key=["n"], reset_to_zero=["out_ptr"],
+                     do_bench=CountingBench())(kernel)
     x, out = arrays()
     tuned[(1,)](x, out, 16)
     assert len(seen) == 3 * CountingBench.RUNS + 1 and all(s == 0.0 for s in seen)
@@ -304,7 +304,8 @@ def test_user_hooks_replace_the_defaults():
 
 def test_config_pre_hook_runs_before_every_run_of_its_config():
     seen = []
-    configs = [Config({"BLOCK": 1, "COST": 0.3}, pre_hook=lambda nargs: seen.append(nargs["BLOCK"])),
+    configs = [Config({"BLOCK": 1, "COST": 0.3},
+                      pre_hook=lambda nargs: seen.append(nargs["BLOCK"])),
                Config({"BLOCK": 2, "COST": 1.0})]
     kernel = AccumulateKernel()
     tuned = autotune(configs, key=["n"], do_bench=CountingBench())(kernel)
@@ -336,7 +337,8 @@ def test_early_config_prune_sees_the_arguments():
     tuned[(2,)](x, out, 100)  # only BLOCK 64 fits: chosen without timing
     assert bench.calls == 2 and tuned.best_config is CONFIGS[0]
 
-    empty = autotune(CONFIGS, key=["n"], prune_configs_by={"early_config_prune": lambda c, n, **k: []},
+    empty = autotune(CONFIGS, key=["n"],
+                     prune_configs_by={"early_config_prune": lambda c, n, **k: []},
                      do_bench=bench)(AccumulateKernel())
     with pytest.raises(errors.AutotunerError):
         empty[(1,)](x, out, 16)
@@ -420,7 +422,8 @@ def test_print_autotuning(capsys, monkeypatch):
 def test_cache_results_reuses_timings_across_autotuners(tmp_path, monkeypatch):
     monkeypatch.setenv("TCPU_CACHE_DIR", str(tmp_path))
     first_bench, second_bench = CountingBench(), CountingBench()
-    first = autotune(CONFIGS, key=["n"], do_bench=first_bench, cache_results=True)(AccumulateKernel())
+    first = autotune(CONFIGS, key=["n"], do_bench=first_bench,
+                     cache_results=True)(AccumulateKernel())
     x, out = arrays()
     first[(1,)](x, out, 16)
     assert first_bench.calls == 3

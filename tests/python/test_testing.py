@@ -2,7 +2,6 @@
 perf_report/Benchmark."""
 
 import importlib
-import os
 import sys
 import time
 import types
@@ -227,7 +226,8 @@ def test_assert_close_torch():
 # --- perf_report / Benchmark -------------------------------------------------------------
 
 
-def make_mark(calls, result=lambda size, provider: size * (2 if provider == "b" else 1), **bench_kw):
+def make_mark(calls, result=lambda size, provider: size * (2 if provider == "b" else 1),
+              **bench_kw):
     settings = dict(x_names=["size"], x_vals=[1, 2, 4], line_arg="provider", line_vals=["a", "b"],
                     line_names=["A", "B"], plot_name="sweep", args={"scale": 10})
     settings.update(bench_kw)
@@ -308,7 +308,7 @@ def test_perf_report_saves_csv_and_html(tmp_path, capsys):
     assert len(csv) == 4
     assert 'src="sweep.png"' in (tmp_path / "results.html").read_text()
     try:
-        import matplotlib  # noqa: F401
+        __import__("matplotlib")
     except ImportError:
         assert "matplotlib is not installed" in capsys.readouterr().out
         assert not (tmp_path / "sweep.png").exists()

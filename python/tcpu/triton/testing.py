@@ -102,7 +102,8 @@ def do_bench(fn: Callable[[], Any], warmup: float = 25, rep: float = 100,
     return _summarize(times, quantiles, return_mode)
 
 
-def do_bench_cudagraph(fn: Callable[[], Any], rep: float = 20, grad_to_none: Sequence[Any] | None = None,
+def do_bench_cudagraph(fn: Callable[[], Any], rep: float = 20,
+                       grad_to_none: Sequence[Any] | None = None,
                        quantiles: Sequence[float] | None = None, return_mode: str = "mean"):
     """There are no graphs to capture on the CPU (a launch costs microseconds of host
     time, which is what graphs save on GPUs): the same as ``do_bench``."""
@@ -150,7 +151,8 @@ def assert_close(x: Any, y: Any, atol: float | Callable[[Any], float] | None = N
         np.testing.assert_allclose(a, b, atol=atol, rtol=rtol, equal_nan=True, err_msg=err_msg)
         return
     if not np.allclose(a, b, atol=atol, rtol=rtol, equal_nan=True):
-        raise AssertionError(f"{err_msg} {a} is not close to {b} (atol={atol}, rtol={rtol})".strip())
+        message = f"{err_msg} {a} is not close to {b} (atol={atol}, rtol={rtol})"
+        raise AssertionError(message.strip())
 
 
 # --- benchmark sweeps -----------------------------------------------------------------
