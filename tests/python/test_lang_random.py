@@ -6,11 +6,10 @@ compared with a numpy implementation of Philox written here from the algorithm's
   k0 = (u32)s, k1 = (u32)(s >> 32) with s = (u64)seed (sign-extended from a signed seed);
   each round: c0' = hi(B*c2) ^ c1 ^ k0, c2' = hi(A*c0) ^ c3 ^ k1, c1' = lo(B*c2), c3' = lo(A*c0),
   k0 += 0x9E3779B9, k1 += 0xBB67AE85 (A = 0xD2511F53, B = 0xCD9E8D57).
-* 64-bit offsets: Triton switches to Philox 4x64-10 (its random.py: 64-bit constants
-  A = 0xD2E7470EE14C6C93, B = 0xCA5A826395121157, key increments 0x9E3779B97F4A7C15 and
-  0xBB67AE8584CAA73B, k0 = (u64)seed, k1 = 0) and returns 64-bit words.
-* rand: x = bitcast<int32>(c0); x = x < 0 ? -x - 1 : x; (float)x * 4.6566127342e-10f
-  (64-bit words: bitcast<int64>, scale 1.0842020432385337e-19 in fp32).
+* 64-bit offsets (Triton 3.6, checked on an H100): still Philox 4x32-10, with the high half in
+  the second counter word: c0 = (u32)offset, c1 = (u32)(offset >> 32); the results are 32-bit.
+  (Triton's main branch later moved 64-bit offsets to a Philox 4x64 variant; these tests follow 3.6.)
+* rand: x = bitcast<int32>(c0); x = x < 0 ? -x - 1 : x; (float)x * 4.6566127342e-10f.
 * randn: Box-Muller on u1 = max(1e-7, U(c0)), u2 = U(c1): sqrt(-2 log u1) * cos(6.283185307179586 * u2);
   randn4x pairs (U(c0), U(c1)) -> (r cos, r sin) and (U(c2), U(c3)) likewise.
 
@@ -52,31 +51,10 @@ def philox4x32(seed, c0, c1=None, c2=None, c3=None, rounds=10):
     return [v.astype(np.uint32) for v in c]
 
 
-def philox4x64(seed, offsets, rounds=10):
-    A, B = 0xD2E7470EE14C6C93, 0xCA5A826395121157
-    KA, KB = 0x9E3779B97F4A7C15, 0xBB67AE8584CAA73B
-    out = np.zeros((4, len(offsets)), dtype=np.uint64)
-    for i, off in enumerate(offsets):
-        c0, c1, c2, c3 = int(off) & M64, 0, 0, 0
-        k0, k1 = seed & M64, 0
-        for _ in range(rounds):
-            pb, pa = B * c2, A * c0
-            c0, c1, c2, c3 = (pb >> 64) ^ c1 ^ k0, pb & M64, (pa >> 64) ^ c3 ^ k1, pa & M64
-            k0, k1 = (k0 + KA) & M64, (k1 + KB) & M64
-        out[:, i] = [c0, c1, c2, c3]
-    return list(out)
-
-
 def uniform32(bits):
     x = bits.astype(np.uint32).view(np.int32).astype(np.int64)
     x = np.where(x < 0, -x - 1, x)
     return x.astype(np.float32) * np.float32(4.6566127342e-10)
-
-
-def uniform64(bits):
-    x = bits.astype(np.uint64).view(np.int64)
-    x = np.where(x < 0, -x - 1, x)
-    return x.astype(np.float32) * np.float32(1.0842020432385337e-19)
 
 
 def box_muller(u1, u2):
@@ -141,7 +119,7 @@ def run(fn, seed, n, device, base=0, wide=False, block=64, words=1):
     elif fn.startswith("randn"):
         dtype = torch.float32
     else:
-        dtype = torch.int64 if wide else torch.int32
+        dtype = torch.int32
     out = torch.zeros(words * total, dtype=dtype, device=device)
     _rand_kernel[(triton.cdiv(n, block),)](out, seed, base, total, FN=fn, WIDE=wide, BLOCK=block)
     got = out.cpu().numpy().reshape(words, total)
@@ -269,20 +247,28 @@ def test_same_numbers_for_any_grid_decomposition(device):
 
 
 # --------------------------------------------------------------------------------------
-# 64-bit offsets: Philox 4x64
+# 64-bit offsets
 # --------------------------------------------------------------------------------------
+
+
+def split64(offsets):
+    o = np.asarray(offsets, dtype=np.uint64)
+    return (o & np.uint64(M32)).astype(np.uint32), (o >> np.uint64(32)).astype(np.uint32)
 
 
 @pytest.mark.parametrize("seed, base", [(42, 0), (42, 2 ** 33), (-5, 2 ** 40 + 7)])
 def test_randint_int64_offsets(seed, base, device):
     n = 128
-    got = run("randint", seed, n, device, base=base, wide=True)[0].view(np.uint64)
-    ref = philox4x64(seed, [base + i for i in range(n)])[0]
-    np.testing.assert_array_equal(got, ref)
+    got = run("randint", seed, n, device, base=base, wide=True)[0].view(np.uint32)
+    lo, hi = split64([base + i for i in range(n)])
+    np.testing.assert_array_equal(got, philox4x32(seed, lo, hi)[0])
 
 
-def test_rand_int64_offsets(device):
-    n, seed, base = 128, 8, 2 ** 34
-    got = run("rand", seed, n, device, base=base, wide=True)[0]
-    ref = uniform64(philox4x64(seed, [base + i for i in range(n)])[0])
-    np.testing.assert_array_equal(got, ref)
+def test_randint4x_and_rand_int64_offsets(device):
+    n, seed, base = 128, 8, 2 ** 34 + 3
+    lo, hi = split64([base + i for i in range(n)])
+    words = philox4x32(seed, lo, hi)
+    got = run("randint4x", seed, n, device, base=base, wide=True).view(np.uint32)
+    for w in range(4):
+        np.testing.assert_array_equal(got[w], words[w], err_msg=f"word {w}")
+    np.testing.assert_array_equal(run("rand", seed, n, device, base=base, wide=True)[0], uniform32(words[0]))
