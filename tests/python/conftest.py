@@ -1,0 +1,40 @@
+"""pytest setup for tcpu's Python tests.
+
+`import triton` in these tests is tcpu's (tcpu.aliases) and the `device` fixture is "cpu".
+With TCPU_TEST_REAL_TRITON=1 (on a GPU machine with Triton installed) the same tests run
+against real Triton on "cuda": that is how the tests themselves are checked against Triton's
+semantics."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import sys
+
+import pytest
+
+REAL_TRITON = os.environ.get("TCPU_TEST_REAL_TRITON", "0") not in ("", "0")
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+if not REAL_TRITON:
+    from tcpu import aliases
+
+    aliases.install()
+
+# The examples (examples/python) are imported by the tutorial tests.
+sys.path.insert(0, str(ROOT / "examples" / "python"))
+
+
+@pytest.fixture(scope="session")
+def device() -> str:
+    return "cuda" if REAL_TRITON else "cpu"
+
+
+def tcpu_cli() -> pathlib.Path:
+    """The `tcpu` command of the build whose package is imported (<build>/tools/tcpu)."""
+    explicit = os.environ.get("TCPU_CLI")
+    if explicit:
+        return pathlib.Path(explicit)
+    import tcpu
+    # Not resolved: in a build tree the package files are links into the sources.
+    return pathlib.Path(os.path.abspath(tcpu.__file__)).parents[2] / "tools" / "tcpu"
