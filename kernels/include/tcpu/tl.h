@@ -5,6 +5,7 @@
 #define TCPU_TL_H
 
 #include "tcpu/tl/atomic.h"
+#include "tcpu/tl/block_ptr.h"
 #include "tcpu/tl/core.h"
 #include "tcpu/tl/dot.h"
 #include "tcpu/tl/index.h"
