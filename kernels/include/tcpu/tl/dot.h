@@ -1,7 +1,14 @@
-// dot(a, b, acc): block matrix product with fp32 accumulation for fp32, fp16
-// and bf16 inputs (int8 accumulates in int32), as tl.dot with
-// input_precision="ieee": every product is exact in the accumulator type, and
-// only the summation order differs from a GPU's.
+// dot(a, b, acc): block matrix product as tl.dot with input_precision="ieee":
+// fp32, fp16 and bf16 inputs accumulate in fp32, int8 in int32, fp64 in fp64,
+// and every product is exact in the accumulator type, so only the summation
+// order can differ from a GPU's (here: k order, for every element).
+//
+// Result types follow Triton's tl.dot: the accumulator's type, or for
+// dot_out<OutT>(a, b) (tl.dot(a, b, out_dtype=OutT)) int32 for integer inputs,
+// fp64 for fp64, fp16 for fp16 inputs with out_dtype fp16, else fp32. A GPU
+// accumulates fp16 x fp16 with an fp16 accumulator (or out_dtype fp16) in fp16
+// MMA; here the sum is fp32 and is rounded to fp16 once at the end, which is at
+// least as accurate. Triton asks M, N, K >= 16; any sizes work here.
 #ifndef TCPU_TL_DOT_H
 #define TCPU_TL_DOT_H
 
@@ -12,7 +19,14 @@ namespace tcpu::tl {
 namespace detail {
 
 template <class T>
-using dot_acc_t = std::conditional_t<std::is_integral_v<T>, int32_t, float>;
+using dot_acc_t = std::conditional_t<std::is_integral_v<T>, int32_t,
+                                     std::conditional_t<std::is_same_v<T, double>, double, float>>;
+
+// tl.dot's result type for inputs of type T and out_dtype OutT: out_dtype decides only for fp16
+// inputs (fp16 or fp32); Triton refuses out_dtype=bfloat16.
+template <class T, class OutT>
+using dot_out_t = std::conditional_t<std::is_same_v<T, _Float16> && std::is_same_v<OutT, _Float16>,
+                                     _Float16, dot_acc_t<T>>;
 
 // Register tile of the product: kTileRows rows of acc by Cols columns, accumulated over all
 // of K before being written back, each element in k order (so results do not depend on the
@@ -84,24 +98,40 @@ TL_INLINE auto dot(const X& a, const Y& b, const Z& acc) {
   static_assert(SA::rank == 2 && SB::rank == 2 && SB::rows == K, "dot: [M, K] x [K, N]");
   static_assert(shape_of<Z>::rank == 2 && shape_of<Z>::rows == M && shape_of<Z>::cols == N,
                 "dot: the accumulator is [M, N]");
-  using A = detail::dot_acc_t<element_t<X>>;
+  using In = element_t<X>;
+  using A = detail::dot_acc_t<In>;
   using Acc = element_t<Z>;
-  static_assert(std::is_same_v<Acc, A>, "dot accumulates fp32 (int32 for integer inputs)");
+  static_assert(std::is_same_v<Acc, A> || std::is_same_v<Acc, detail::dot_out_t<In, Acc>>,
+                "dot accumulates fp32 (int32 for integer inputs, fp64 for fp64; fp16 inputs may "
+                "also take an fp16 accumulator)");
   const auto& wa = detail::widened<A>(a);
   const auto& wb = detail::widened<A>(b);
   const auto& in = detail::widened<A>(acc);
-  Block<Acc, M, N> out;
+  Block<A, M, N> out;
   // The choice folds away: codegen makes the width a constant.
   if (platform::targetVectorBits() >= 512 && N % detail::kWideTileCols == 0)
     detail::dotTiles<A, M, K, N, detail::kWideTileCols>(wa.v, wb.v, in.v, out.v);
   else
     detail::dotTiles<A, M, K, N, detail::kTileCols>(wa.v, wb.v, in.v, out.v);
-  return out;
+  if constexpr (std::is_same_v<Acc, A>)
+    return out;
+  else
+    return out.template to<Acc>(); // an fp16 accumulator: the fp32 sum rounded once
 }
 
 template <Tensor X, Tensor Y>
 TL_INLINE auto dot(const X& a, const Y& b) {
   return dot(a, b, zeros<detail::dot_acc_t<element_t<X>>, shape_of<X>::rows, shape_of<Y>::cols>());
+}
+
+// tl.dot(a, b, out_dtype=OutT) without an accumulator: the result type is Triton's
+// (detail::dot_out_t), e.g. int32 for int8 inputs whatever OutT says.
+template <class OutT, Tensor X, Tensor Y>
+TL_INLINE auto dot_out(const X& a, const Y& b) {
+  static_assert(!std::is_same_v<OutT, __bf16>,
+                "out_dtype=bfloat16 is refused by Triton: use fp32 and cast the result");
+  using R = detail::dot_out_t<element_t<X>, OutT>;
+  return dot(a, b, zeros<R, shape_of<X>::rows, shape_of<Y>::cols>());
 }
 
 } // namespace tcpu::tl

@@ -1,0 +1,57 @@
+// tl/dot.h through codegen (tl_dot_test.cpp checks them): one program computes
+// one product of row-major blocks, for each input type, accumulator type and
+// out_dtype, at Triton's sizes and at smaller powers of two.
+#include "tcpu/tl.h"
+
+namespace tl = tcpu::tl;
+
+// The [R, C] row-major block at p.
+template <int R, int C, class T>
+auto tile(const T* p) {
+  const auto rows = tl::arange<0, R>();
+  const auto cols = tl::arange<0, C>();
+  return tl::load(p + (tl::col(rows) * C + tl::row(cols)));
+}
+template <int R, int C, class T, class V>
+void storeTile(T* p, const V& value) {
+  const auto rows = tl::arange<0, R>();
+  const auto cols = tl::arange<0, C>();
+  tl::store(p + (tl::col(rows) * C + tl::row(cols)), value);
+}
+
+// out = dot(a, b, acc): the result has the accumulator's type.
+template <class In, class Acc, int M, int N, int K>
+struct dot_acc : tl::program {
+  void operator()(const In* a, const In* b, const Acc* acc, Acc* out) const {
+    const auto c = tl::dot(tile<M, K>(a), tile<K, N>(b), tile<M, N>(acc));
+    static_assert(std::is_same_v<tl::element_t<decltype(c)>, Acc>);
+    storeTile<M, N>(out, c);
+  }
+};
+TL_KERNEL(f32_16x16x16, dot_acc<float, float, 16, 16, 16>);
+TL_KERNEL(f32_64x64x32, dot_acc<float, float, 64, 64, 32>);
+TL_KERNEL(f32_4x8x2, dot_acc<float, float, 4, 8, 2>);
+TL_KERNEL(f32_1x2x1, dot_acc<float, float, 1, 2, 1>);
+TL_KERNEL(f64_16x32x16, dot_acc<double, double, 16, 32, 16>);
+TL_KERNEL(f16_f32acc_32x16x64, dot_acc<tl::float16, float, 32, 16, 64>);
+TL_KERNEL(f16_f16acc_32x16x64, dot_acc<tl::float16, tl::float16, 32, 16, 64>);
+TL_KERNEL(f16_f16acc_2x4x8, dot_acc<tl::float16, tl::float16, 2, 4, 8>);
+TL_KERNEL(bf16_f32acc_16x32x32, dot_acc<tl::bfloat16, float, 16, 32, 32>);
+TL_KERNEL(i8_i32acc_16x16x64, dot_acc<int8_t, int32_t, 16, 16, 64>);
+TL_KERNEL(i8_i32acc_8x4x2, dot_acc<int8_t, int32_t, 8, 4, 2>);
+
+// out = dot(a, b, out_dtype=OutT), whose type must be Expected.
+template <class In, class OutT, class Expected, int M, int N, int K>
+struct dot_out : tl::program {
+  void operator()(const In* a, const In* b, Expected* out) const {
+    const auto c = tl::dot_out<OutT>(tile<M, K>(a), tile<K, N>(b));
+    static_assert(std::is_same_v<tl::element_t<decltype(c)>, Expected>);
+    storeTile<M, N>(out, c);
+  }
+};
+TL_KERNEL(out_f16_from_f16, dot_out<tl::float16, tl::float16, tl::float16, 32, 32, 32>);
+TL_KERNEL(out_f32_from_f16, dot_out<tl::float16, float, float, 32, 32, 32>);
+// out_dtype is Triton's default (fp32) or ignored: int8 gives int32, fp32 and bf16 give fp32.
+TL_KERNEL(out_i32_from_i8, dot_out<int8_t, float, int32_t, 16, 16, 32>);
+TL_KERNEL(out_f32_from_f32_asked_f16, dot_out<float, tl::float16, float, 16, 16, 16>);
+TL_KERNEL(out_f32_from_bf16, dot_out<tl::bfloat16, float, float, 16, 16, 16>);

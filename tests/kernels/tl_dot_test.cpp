@@ -1,0 +1,244 @@
+// tl/dot.h through codegen (kernels/tl_dot.cpp) against plain loops that sum
+// in k order: exact for integers, for products exact in the accumulator
+// (fp16, bf16), and for fp32 and fp64 with the same contraction the kernel
+// was compiled with (separate multiply and add, or FMA).
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tutorial_test_support.hpp"
+
+namespace tcpu::test {
+namespace {
+
+enum class Kind { f32, f64, f16, bf16, i8, i32 };
+size_t bytes(Kind k) {
+  return k == Kind::f64 ? 8 : (k == Kind::f32 || k == Kind::i32) ? 4 : k == Kind::i8 ? 1 : 2;
+}
+
+uint16_t floatToBf16(float f) { // round to nearest even on the top 16 bits (finite values)
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  x += 0x7fffu + ((x >> 16) & 1u);
+  return static_cast<uint16_t>(x >> 16);
+}
+float bf16ToFloat(uint16_t b) {
+  const uint32_t x = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+// A row-major matrix of one of the kinds, read and written as doubles (every value of every
+// kind is one exactly).
+struct Matrix {
+  Kind kind;
+  int rows, cols;
+  std::vector<unsigned char> data;
+  Matrix(Kind k, int r, int c)
+      : kind(k), rows(r), cols(c), data(static_cast<size_t>(r * c) * bytes(k)) {}
+  double get(int i, int j) const {
+    const unsigned char* p = data.data() + static_cast<size_t>(i * cols + j) * bytes(kind);
+    switch (kind) {
+    case Kind::f32: {
+      float x;
+      std::memcpy(&x, p, 4);
+      return x;
+    }
+    case Kind::f64: {
+      double x;
+      std::memcpy(&x, p, 8);
+      return x;
+    }
+    case Kind::f16:
+    case Kind::bf16: {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      return kind == Kind::f16 ? halfToFloat(h) : bf16ToFloat(h);
+    }
+    case Kind::i8:
+      return static_cast<int8_t>(*p);
+    case Kind::i32: {
+      int32_t x;
+      std::memcpy(&x, p, 4);
+      return x;
+    }
+    }
+    return 0;
+  }
+  // Stores x rounded to the kind (to nearest even).
+  void set(int i, int j, double x) {
+    unsigned char* p = data.data() + static_cast<size_t>(i * cols + j) * bytes(kind);
+    switch (kind) {
+    case Kind::f32: {
+      const float f = static_cast<float>(x);
+      std::memcpy(p, &f, 4);
+      break;
+    }
+    case Kind::f64:
+      std::memcpy(p, &x, 8);
+      break;
+    case Kind::f16:
+    case Kind::bf16: {
+      const uint16_t h = kind == Kind::f16 ? floatToHalf(static_cast<float>(x))
+                                           : floatToBf16(static_cast<float>(x));
+      std::memcpy(p, &h, 2);
+      break;
+    }
+    case Kind::i8:
+      *p = static_cast<unsigned char>(static_cast<int8_t>(x));
+      break;
+    case Kind::i32: {
+      const int32_t v = static_cast<int32_t>(x);
+      std::memcpy(p, &v, 4);
+      break;
+    }
+    }
+  }
+  void* pointer() { return data.data(); }
+};
+
+Matrix randomMatrix(Kind k, int rows, int cols, uint32_t seed) {
+  Matrix m(k, rows, cols);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> real(-2, 2);
+  std::uniform_int_distribution<int> byte(-128, 127);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j)
+      m.set(i, j, k == Kind::i8 || k == Kind::i32 ? byte(rng) : real(rng));
+  return m;
+}
+
+// acc + a x b, each element summed in k order in the accumulator type: fp32 for fp32, fp16 and
+// bf16 inputs (rounded to fp16 at the end for an fp16 result), fp64 for fp64, integers exactly.
+// `fused`: each step one FMA (one rounding), else a product rounded and then a sum rounded.
+Matrix reference(const Matrix& a, const Matrix& b, const Matrix* acc, Kind out, bool fused) {
+  const int m = a.rows, k = a.cols, n = b.cols;
+  Matrix c(out, m, n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      const double initial = acc ? acc->get(i, j) : 0.0;
+      if (a.kind == Kind::i8) {
+        int64_t sum = static_cast<int64_t>(initial);
+        for (int p = 0; p < k; ++p)
+          sum += static_cast<int64_t>(a.get(i, p)) * static_cast<int64_t>(b.get(p, j));
+        c.set(i, j, static_cast<double>(sum));
+      } else if (a.kind == Kind::f64) {
+        double sum = initial;
+        for (int p = 0; p < k; ++p) {
+          if (fused) {
+            sum = std::fma(a.get(i, p), b.get(p, j), sum);
+          } else {
+            volatile double product = a.get(i, p) * b.get(p, j); // not contracted by the host
+            sum = sum + product;
+          }
+        }
+        c.set(i, j, sum);
+      } else {
+        float sum = static_cast<float>(initial);
+        for (int p = 0; p < k; ++p) {
+          const float x = static_cast<float>(a.get(i, p)), y = static_cast<float>(b.get(p, j));
+          if (fused) {
+            sum = std::fma(x, y, sum);
+          } else {
+            volatile float product = x * y;
+            sum = sum + product;
+          }
+        }
+        c.set(i, j, sum); // rounds once to fp16 where the result is fp16
+      }
+    }
+  return c;
+}
+
+struct Case {
+  const char* name;
+  Kind in, out;
+  int m, n, k;
+  bool withAcc; // dot(a, b, acc), else dot_out<OutT>(a, b)
+};
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> all = {
+      {"f32_16x16x16", Kind::f32, Kind::f32, 16, 16, 16, true},
+      {"f32_64x64x32", Kind::f32, Kind::f32, 64, 64, 32, true},
+      {"f32_4x8x2", Kind::f32, Kind::f32, 4, 8, 2, true},
+      {"f32_1x2x1", Kind::f32, Kind::f32, 1, 2, 1, true},
+      {"f64_16x32x16", Kind::f64, Kind::f64, 16, 32, 16, true},
+      {"f16_f32acc_32x16x64", Kind::f16, Kind::f32, 32, 16, 64, true},
+      {"f16_f16acc_32x16x64", Kind::f16, Kind::f16, 32, 16, 64, true},
+      {"f16_f16acc_2x4x8", Kind::f16, Kind::f16, 2, 4, 8, true},
+      {"bf16_f32acc_16x32x32", Kind::bf16, Kind::f32, 16, 32, 32, true},
+      {"i8_i32acc_16x16x64", Kind::i8, Kind::i32, 16, 16, 64, true},
+      {"i8_i32acc_8x4x2", Kind::i8, Kind::i32, 8, 4, 2, true},
+      {"out_f16_from_f16", Kind::f16, Kind::f16, 32, 32, 32, false},
+      {"out_f32_from_f16", Kind::f16, Kind::f32, 32, 32, 32, false},
+      {"out_i32_from_i8", Kind::i8, Kind::i32, 16, 16, 32, false},
+      {"out_f32_from_f32_asked_f16", Kind::f32, Kind::f32, 16, 16, 16, false},
+      {"out_f32_from_bf16", Kind::bf16, Kind::f32, 16, 16, 16, false},
+  };
+  return all;
+}
+
+class TlDot : public TutorialTest {
+protected:
+  // The kernels compiled with FMA contraction (the default) or without.
+  tcpuModule module(bool contract) {
+    tcpuModule& cached = contract ? contracted_ : separate_;
+    if (!cached) {
+      const std::string path = std::string(TCPU_TL_TEST_KERNELS_DIR) + "/tl_dot.bc";
+      tcpuJitOption option = TCPU_JIT_FP_CONTRACT;
+      void* value = reinterpret_cast<void*>(static_cast<uintptr_t>(contract ? 1 : 0));
+      tcpuModule loaded = nullptr;
+      cached = keep(tcpuModuleLoadEx(&loaded, path.c_str(), 1, &option, &value), loaded, path);
+    }
+    return cached;
+  }
+  void check(const Case& c, bool contract, uint32_t seed) {
+    const Matrix a = randomMatrix(c.in, c.m, c.k, seed);
+    const Matrix b = randomMatrix(c.in, c.k, c.n, seed + 1);
+    Matrix acc = randomMatrix(c.out, c.m, c.n, seed + 2);
+    Matrix out(c.out, c.m, c.n);
+    Matrix ca = a, cb = b;
+    const tcpuFunction f = function(module(contract), c.name);
+    const tcpuResult result =
+        c.withAcc ? launch(f, 1, 1, 1, ca.pointer(), cb.pointer(), acc.pointer(), out.pointer())
+                  : launch(f, 1, 1, 1, ca.pointer(), cb.pointer(), out.pointer());
+    ASSERT_TCPU(result);
+    // The kernels' target is this host: it fuses where it has FMA and contraction is on. Products
+    // of fp16, bf16 and int8 are exact, so fusing does not change them.
+#if defined(__x86_64__)
+    const bool fused = contract && __builtin_cpu_supports("fma");
+#else
+    const bool fused = contract; // AArch64 always has FMA
+#endif
+    const Matrix want = reference(a, b, c.withAcc ? &acc : nullptr, c.out, fused);
+    int failures = 0;
+    for (int i = 0; i < c.m && failures < 5; ++i)
+      for (int j = 0; j < c.n && failures < 5; ++j)
+        if (out.get(i, j) != want.get(i, j)) {
+          ++failures;
+          ADD_FAILURE() << c.name << (contract ? " (contracted)" : "") << " [" << i << ", " << j
+                        << "] = " << out.get(i, j) << ", want " << want.get(i, j);
+        }
+  }
+  tcpuModule contracted_ = nullptr, separate_ = nullptr;
+};
+
+TEST_F(TlDot, SumsInKOrderWithoutContraction) {
+  uint32_t seed = 100;
+  for (const Case& c : cases())
+    check(c, false, seed += 10);
+}
+
+TEST_F(TlDot, SumsInKOrderWithFma) {
+  uint32_t seed = 500;
+  for (const Case& c : cases())
+    check(c, true, seed += 10);
+}
+
+} // namespace
+} // namespace tcpu::test
