@@ -17,5 +17,6 @@
 #include "tcpu/tl/reduce.h"
 #include "tcpu/tl/scan.h"
 #include "tcpu/tl/shape.h"
+#include "tcpu/tl/sort.h"
 
 #endif
