@@ -61,9 +61,12 @@ def load_cast(name):
 def bf16_round(a):
     """fp32 -> bf16 with round-to-nearest-even, returned as fp32 values."""
     a = np.asarray(a, dtype=np.float32)
+    shape = a.shape
+    a = a.reshape(-1)  # (numpy 1.x promotes uint64 scalars with Python ints to float64)
     u = a.view(np.uint32).astype(np.uint64)
-    r = (((u + 0x7FFF + ((u >> 16) & 1)) >> 16) << 16).astype(np.uint32).view(np.float32)
-    return np.where(np.isnan(a), np.float32(np.nan), r).astype(np.float32)
+    s16, one = np.uint64(16), np.uint64(1)
+    r = (((u + np.uint64(0x7FFF) + ((u >> s16) & one)) >> s16) << s16).astype(np.uint32).view(np.float32)
+    return np.where(np.isnan(a), np.float32(np.nan), r).astype(np.float32).reshape(shape)
 
 
 def bf16_rtz(a):
