@@ -14,6 +14,7 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include "compile_options.hpp"
+#include "file_stamps.hpp"
 #include "kernels.hpp"
 #include "target.hpp"
 
@@ -22,6 +23,9 @@ namespace tcpu::codegen {
 struct CompiledModule {
   std::vector<KernelInfo> kernels;
   std::string object; // relocatable object file for the target
+  // For a module compiled from C++ source: the files clang read besides the source and tcpu's
+  // headers, which must be unchanged for a cached copy to be used (file_stamps.hpp).
+  std::vector<FileStamp> inputs;
   // Filled only when asked for (dumps): the input as IR text, the optimized IR, the assembly.
   std::string inputIr;
   std::string optimizedIr;

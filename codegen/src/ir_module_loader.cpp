@@ -6,21 +6,29 @@
 
 #include "compiler.hpp"
 #include "debug_log.hpp"
+#include "file_stamps.hpp"
 #include "jit_engine.hpp"
 #include "object_cache.hpp"
+#include "source_cache_key.hpp"
 #include "source_compiler.hpp"
 
 namespace tcpu::codegen {
 namespace {
 
+// What a module was loaded from, kept to compile it again for its texts: IR, or C++ source
+// (whose bitcode a cache hit never made).
+struct ModuleInput {
+  std::vector<std::byte> bytes;
+  std::string sourceName; // non-empty: `bytes` is C++ source, compiled under this name
+  CompileRequest request; // bytes unset
+};
+
 // Kernels linked into the JIT; removed from it when the module is unloaded.
 class JitModule final : public LoadedModule {
 public:
   JitModule(JitEngine& engine, llvm::orc::JITDylib& library, std::vector<KernelInfo> kernels,
-            const std::vector<uint64_t>& entries, CompileRequest source)
-      : engine_(engine), library_(library), kernels_(std::move(kernels)),
-        sourceBytes_(source.bytes.begin(), source.bytes.end()), source_(std::move(source)) {
-    source_.bytes = sourceBytes_;
+            const std::vector<uint64_t>& entries, ModuleInput input)
+      : engine_(engine), library_(library), kernels_(std::move(kernels)), input_(std::move(input)) {
     descriptors_.reserve(kernels_.size());
     for (size_t k = 0; k < kernels_.size(); ++k) {
       KernelInfo& kernel = kernels_[k];
@@ -51,8 +59,19 @@ public:
   // Texts are produced on request by compiling again with them kept: loads
   // (and cache hits) stay fast, and the texts match what runs.
   Expected<std::string> text(tcpuModuleText kind) const override {
-    CompileRequest request = source_;
+    CompileRequest request = input_.request;
     request.withTexts = true;
+    std::string bitcode;
+    request.bytes = input_.bytes;
+    if (!input_.sourceName.empty()) {
+      Expected<std::string> compiled = compileSourceToBitcode(
+          std::string_view(reinterpret_cast<const char*>(input_.bytes.data()), input_.bytes.size()),
+          input_.sourceName, request.options);
+      if (!compiled) return compiled.status();
+      bitcode = compiled.take();
+      request.bytes = std::span<const std::byte>(reinterpret_cast<const std::byte*>(bitcode.data()),
+                                                 bitcode.size());
+    }
     Expected<CompiledModule> compiled = compileModule(request);
     if (!compiled) return compiled.status();
     switch (kind) {
@@ -73,8 +92,7 @@ private:
   llvm::orc::JITDylib& library_;
   std::vector<KernelInfo> kernels_;
   std::vector<tcpuKernelDesc> descriptors_;
-  std::vector<std::byte> sourceBytes_;
-  CompileRequest source_;
+  ModuleInput input_;
 };
 
 bool startsWith(std::span<const std::byte> bytes, std::string_view prefix) {
@@ -118,6 +136,23 @@ bool IrModuleLoader::accepts(const ModuleSource& source) const {
   return false;
 }
 
+namespace {
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// The entry of C++ source under its source key (source_cache_key.hpp), if one is there and the
+// files it was compiled from are unchanged.
+std::optional<CompiledModule> loadSourceEntry(const ObjectCache& cache, const std::string& key) {
+  std::optional<CompiledModule> entry = cache.load(key);
+  if (entry && !stampsCurrent(entry->inputs)) return std::nullopt;
+  return entry;
+}
+
+} // namespace
+
 Expected<std::unique_ptr<LoadedModule>> IrModuleLoader::load(const ModuleSource& source) const {
   Expected<CompileOptions> options = CompileOptions::fromJitOptions(source.options);
   if (!options) return options.status();
@@ -127,52 +162,79 @@ Expected<std::unique_ptr<LoadedModule>> IrModuleLoader::load(const ModuleSource&
   if (!engine) return engine.status();
 
   const std::string name = source.path.empty() ? "<memory image>" : source.path;
-  // C++ kernel source becomes bitcode first (clang, in process), then goes the IR way.
-  std::string bitcode;
-  std::span<const std::byte> ir = source.bytes;
   const bool fromMemory = source.path.empty();
-  if (isKernelSourcePath(source.path) || (fromMemory && isKernelSourceText(source.bytes))) {
-    Expected<std::string> compiled = compileSourceToBitcode(
-        std::string_view(reinterpret_cast<const char*>(source.bytes.data()), source.bytes.size()),
-        fromMemory ? kMemorySourceName : source.path, *options);
-    if (!compiled) return compiled.status();
-    bitcode = compiled.take();
-    ir = std::span<const std::byte>(reinterpret_cast<const std::byte*>(bitcode.data()),
-                                    bitcode.size());
-  }
-  CompileRequest request{ir, name, *options, *target, false, {}};
-  const std::string key = cacheKey(ir, *options, *target);
+  const bool isSource =
+      isKernelSourcePath(source.path) || (fromMemory && isKernelSourceText(source.bytes));
+  const std::string_view sourceText(reinterpret_cast<const char*>(source.bytes.data()),
+                                    source.bytes.size());
+  ModuleInput input{{source.bytes.begin(), source.bytes.end()},
+                    isSource ? (fromMemory ? kMemorySourceName : source.path) : std::string(),
+                    CompileRequest{{}, name, *options, *target, false, {}}};
   const char* dumpDirectory = std::getenv("TCPU_DUMP_DIR");
-  request.withTexts = dumpDirectory && *dumpDirectory;
+  const bool withTexts = dumpDirectory && *dumpDirectory;
   std::optional<ObjectCache> cache;
   if (options->useCache)
     if (auto directory = cacheDirectoryFromEnvironment()) cache.emplace(*directory);
 
-  // A dump needs the texts, which only a compile produces: it skips the cache read.
+  // C++ source is looked up by its own key first: a hit skips clang too. (A dump needs the
+  // texts, which only a compile produces: it skips the cache reads.)
   std::optional<CompiledModule> compiled;
-  if (cache && !request.withTexts) compiled = cache->load(key);
+  std::string sourceKey;
+  if (isSource && cache && !withTexts) {
+    Expected<std::string> key = sourceCacheKey(sourceText, input.sourceName, *options, *target);
+    if (!key) return key.status();
+    sourceKey = key.take();
+    compiled = loadSourceEntry(*cache, sourceKey);
+  }
   if (!compiled) {
-    const auto start = std::chrono::steady_clock::now();
-    Expected<CompiledModule> fresh = compileModule(request);
-    if (!fresh) return fresh.status();
-    debugLog(concat(
-        "compiled ", request.name, " in ",
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
-        " ms"));
-    compiled = fresh.take();
-    if (request.withTexts) dump(dumpDirectory, source.path, key, *compiled);
-    if (cache) cache->store(key, *compiled);
+    // C++ kernel source becomes bitcode first (clang, in process), then goes the IR way.
+    SourceBitcode fromSource;
+    std::span<const std::byte> ir = source.bytes;
+    if (isSource) {
+      const auto start = std::chrono::steady_clock::now();
+      Expected<SourceBitcode> bitcode = compileSource(sourceText, input.sourceName, *options);
+      if (!bitcode) return bitcode.status();
+      fromSource = bitcode.take();
+      debugLog(
+          concat("clang compiled ", input.sourceName, " in ", millisecondsSince(start), " ms"));
+      ir = std::span<const std::byte>(reinterpret_cast<const std::byte*>(fromSource.bitcode.data()),
+                                      fromSource.bitcode.size());
+    }
+    CompileRequest request{ir, name, *options, *target, withTexts, {}};
+    const std::string key = cacheKey(ir, *options, *target);
+    if (cache && !withTexts) compiled = cache->load(key);
+    if (!compiled) {
+      const auto start = std::chrono::steady_clock::now();
+      Expected<CompiledModule> fresh = compileModule(request);
+      if (!fresh) return fresh.status();
+      debugLog(concat("compiled ", request.name, " in ", millisecondsSince(start), " ms"));
+      compiled = fresh.take();
+      if (withTexts) dump(dumpDirectory, source.path, key, *compiled);
+      if (cache) cache->store(key, *compiled);
+    }
+    // Under the source key too, with the files clang read, unless something it depends on
+    // changed while it compiled (the key would not describe the entry).
+    if (!sourceKey.empty() && fromSource.inputsKnown) {
+      Expected<std::string> keyNow =
+          sourceCacheKey(sourceText, input.sourceName, *options, *target);
+      if (keyNow && *keyNow == sourceKey) {
+        compiled->inputs = std::move(fromSource.inputs);
+        cache->store(sourceKey, *compiled);
+      } else {
+        debugLog(concat("cache: tcpu's headers changed while ", input.sourceName,
+                        " compiled: not stored under its source key"));
+      }
+    }
   }
 
   std::vector<std::string> symbols;
   for (const KernelInfo& kernel : compiled->kernels)
     symbols.push_back(kernel.entrySymbol);
-  Expected<JitEngine::Linked> linked = (*engine)->link(request.name, compiled->object, symbols);
+  Expected<JitEngine::Linked> linked = (*engine)->link(name, compiled->object, symbols);
   if (!linked) return linked.status();
-  request.withTexts = false;
   return std::unique_ptr<LoadedModule>(new JitModule(**engine, *linked->library,
                                                      std::move(compiled->kernels),
-                                                     linked->addresses, std::move(request)));
+                                                     linked->addresses, std::move(input)));
 }
 
 } // namespace tcpu::codegen

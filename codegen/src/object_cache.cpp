@@ -5,6 +5,7 @@
 
 #include <cerrno>
 
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -13,7 +14,6 @@
 #include <random>
 
 #include <llvm/Config/llvm-config.h>
-#include <llvm/Support/SHA256.h>
 #include <llvm/Support/xxhash.h>
 
 #include "codegen_build_id.h"
@@ -22,12 +22,14 @@
 namespace tcpu::codegen {
 namespace {
 
-constexpr char kMagic[8] = {'T', 'C', 'P', 'U', 'O', 'B', 'J', '1'};
+// Version 2 added the inputs of modules compiled from source.
+constexpr char kMagic[8] = {'T', 'C', 'P', 'U', 'O', 'B', 'J', '2'};
 
 class Writer {
 public:
   void u32(uint32_t value) { raw(&value, sizeof value); }
   void u64(uint64_t value) { raw(&value, sizeof value); }
+  void i64(int64_t value) { raw(&value, sizeof value); }
   void str(const std::string& text) {
     u64(text.size());
     raw(text.data(), text.size());
@@ -47,6 +49,7 @@ public:
   bool atEnd() const { return offset_ == bytes_.size(); }
   uint32_t u32() { return fixed<uint32_t>(); }
   uint64_t u64() { return fixed<uint64_t>(); }
+  int64_t i64() { return fixed<int64_t>(); }
   std::string str() {
     const uint64_t size = u64();
     if (!ok_ || size > bytes_.size() - offset_) return fail<std::string>();
@@ -107,15 +110,9 @@ std::optional<std::filesystem::path> cacheDirectoryFromEnvironment() {
   return std::nullopt;
 }
 
-std::string cacheKey(std::span<const std::byte> ir, const CompileOptions& options,
-                     const TargetDescription& target) {
-  llvm::SHA256 hash;
-  const auto field = [&](std::string_view text) {
-    const uint64_t size = text.size(); // length-prefixed, so fields cannot run into each other
-    hash.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(&size), sizeof size));
-    hash.update(llvm::StringRef(text.data(), text.size()));
-  };
-  field("tcpu-object-cache-v1");
+CacheKeyBuilder::CacheKeyBuilder(std::string_view kind, const CompileOptions& options,
+                                 const TargetDescription& target) {
+  field(kind);
   field(concat(TCPU_VERSION_MAJOR, ".", TCPU_VERSION_MINOR, ".", TCPU_VERSION_PATCH));
   field(TCPU_CODEGEN_BUILD_ID);
   field(LLVM_VERSION_STRING);
@@ -123,8 +120,17 @@ std::string cacheKey(std::span<const std::byte> ir, const CompileOptions& option
   field(target.cpu);
   field(target.features);
   field(options.fingerprint());
-  field(std::string_view(reinterpret_cast<const char*>(ir.data()), ir.size()));
-  const std::array<uint8_t, 32> digest = hash.final();
+}
+
+CacheKeyBuilder& CacheKeyBuilder::field(std::string_view text) {
+  const uint64_t size = text.size(); // length-prefixed, so fields cannot run into each other
+  hash_.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(&size), sizeof size));
+  hash_.update(llvm::StringRef(text.data(), text.size()));
+  return *this;
+}
+
+std::string CacheKeyBuilder::finish() {
+  const std::array<uint8_t, 32> digest = hash_.final();
   static const char hex[] = "0123456789abcdef";
   std::string key;
   for (uint8_t byte : digest) {
@@ -132,6 +138,13 @@ std::string cacheKey(std::span<const std::byte> ir, const CompileOptions& option
     key += hex[byte & 15];
   }
   return key;
+}
+
+std::string cacheKey(std::span<const std::byte> ir, const CompileOptions& options,
+                     const TargetDescription& target) {
+  return CacheKeyBuilder("tcpu-object-cache-v1", options, target)
+      .field(std::string_view(reinterpret_cast<const char*>(ir.data()), ir.size()))
+      .finish();
 }
 
 std::string serializeEntry(const CompiledModule& module) {
@@ -151,6 +164,13 @@ std::string serializeEntry(const CompiledModule& module) {
     }
   }
   payload.str(module.object);
+  payload.u32(static_cast<uint32_t>(module.inputs.size()));
+  for (const FileStamp& input : module.inputs) {
+    payload.str(input.path);
+    payload.u64(input.size);
+    payload.i64(input.modifiedNs);
+    payload.i64(input.changedNs);
+  }
   const std::string body = payload.take();
   Writer entry;
   entry.raw(kMagic, sizeof kMagic);
@@ -188,6 +208,15 @@ std::optional<CompiledModule> deserializeEntry(std::string_view bytes) {
     module.kernels.push_back(std::move(kernel));
   }
   module.object = in.str();
+  const uint32_t inputs = in.u32();
+  for (uint32_t i = 0; in.ok() && i < inputs; ++i) {
+    FileStamp input;
+    input.path = in.str();
+    input.size = in.u64();
+    input.modifiedNs = in.i64();
+    input.changedNs = in.i64();
+    module.inputs.push_back(std::move(input));
+  }
   if (!in.ok() || !in.atEnd() || module.kernels.empty() || module.object.empty())
     return std::nullopt;
   return module;

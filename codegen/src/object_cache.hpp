@@ -7,6 +7,9 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
+
+#include <llvm/Support/SHA256.h>
 
 #include "compiler.hpp"
 
@@ -16,11 +19,24 @@ namespace tcpu::codegen {
 // TCPU_CACHE_DISABLE=1 or no directory can be named.
 std::optional<std::filesystem::path> cacheDirectoryFromEnvironment();
 
-// SHA-256 (hex) of everything that determines the compiled code.
+// Builds a cache key: SHA-256 (hex) of length-prefixed fields, after the ones every key has
+// (the kind of entry, tcpu's version, the codegen build, LLVM's version, the target, the options).
+class CacheKeyBuilder {
+public:
+  CacheKeyBuilder(std::string_view kind, const CompileOptions& options,
+                  const TargetDescription& target);
+  CacheKeyBuilder& field(std::string_view text);
+  std::string finish();
+
+private:
+  llvm::SHA256 hash_;
+};
+
+// SHA-256 (hex) of everything that determines the compiled code of IR.
 std::string cacheKey(std::span<const std::byte> ir, const CompileOptions& options,
                      const TargetDescription& target);
 
-// The bytes of a cache entry for `module` (kernels and object), and back.
+// The bytes of a cache entry for `module` (kernels, object, inputs), and back.
 std::string serializeEntry(const CompiledModule& module);
 // nullopt when the bytes are truncated, corrupt or of another format version.
 std::optional<CompiledModule> deserializeEntry(std::string_view bytes);

@@ -1,13 +1,13 @@
 #include "source_compiler.hpp"
 
-#include <filesystem>
-#include <system_error>
-#include <vector>
+#include <time.h>
 
-#include <dlfcn.h>
-#if defined(__GLIBC__)
-#include <link.h>
-#endif
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <system_error>
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
@@ -16,6 +16,7 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Frontend/Utils.h>
+#include <clang/Lex/HeaderSearchOptions.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LLVMContext.h>
@@ -25,82 +26,101 @@
 
 #include "debug_log.hpp"
 #include "kernel_flags.h"
+#include "kernel_headers.hpp"
 #include "llvm_guard.hpp"
 
 namespace tcpu::codegen {
 namespace {
 
-// The directory of the binary this code is linked into: libtcpu_codegen, or an
-// executable that links codegen statically (the tcpu tool). Empty if unknown.
-std::filesystem::path ownBinaryDirectory() {
-  Dl_info info{};
-  const char* binary = nullptr;
-#if defined(__GLIBC__)
-  link_map* map = nullptr;
-  if (dladdr1(reinterpret_cast<void*>(&ownBinaryDirectory), &info, reinterpret_cast<void**>(&map),
-              RTLD_DL_LINKMAP) == 0)
-    return {};
-  // For the main program glibc reports argv[0], which may be a bare name found on PATH.
-  binary = map != nullptr && map->l_name[0] == '\0' ? "/proc/self/exe" : info.dli_fname;
-#else
-  if (dladdr(reinterpret_cast<void*>(&ownBinaryDirectory), &info) == 0) return {};
-  binary = info.dli_fname;
-#endif
-  if (binary == nullptr) return {};
-  std::error_code error;
-  const std::filesystem::path path = std::filesystem::canonical(binary, error);
-  return error ? std::filesystem::path() : path.parent_path();
+// Environment variables clang's driver reads for include directories.
+constexpr const char* kDriverEnvironment[] = {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH",
+                                              "SDKROOT"};
+
+std::vector<std::string> clangArguments(const std::string& name, const CompileOptions& options) {
+  std::vector<std::string> arguments = {
+      "clang++", "--target=" + llvm::sys::getProcessTriple(), "-x", "c++", "-std=c++20",
+      // Frontend at -O2 (no optnone), but no LLVM passes: the IR pipeline
+      // optimizes for the target once.
+      "-O2", "-Xclang", "-disable-llvm-passes", "-fno-exceptions", "-fno-rtti", "-fno-math-errno",
+      options.fpContract ? "-ffp-contract=on" : "-ffp-contract=off", "-resource-dir",
+      TCPU_CLANG_RESOURCE_DIR, "-emit-llvm", "-c", name};
+  for (const std::string& directory : kernelIncludeDirectories())
+    arguments.push_back("-I" + directory);
+  if (options.fastMath) arguments.push_back("-ffast-math");
+  return arguments;
 }
 
-// Where kernels find tcpu/tl.h: an installed tcpu's <prefix>/include, beside the
-// <prefix>/bin or <prefix>/lib holding this binary; else (a build tree) the
-// source tree's directories that the build baked in.
-const std::vector<std::string>& kernelIncludeDirectories() {
-  static const std::vector<std::string> directories = [] {
-    // <prefix>/bin, <prefix>/lib, or Debian's multiarch <prefix>/lib/<triple>.
-    std::filesystem::path directory = ownBinaryDirectory();
-    for (int up = 0; up < 2 && !directory.empty() && directory.has_parent_path(); ++up) {
-      directory = directory.parent_path();
-      const std::filesystem::path installed = directory / "include";
-      std::error_code error;
-      if (std::filesystem::is_regular_file(installed / "tcpu" / "tl.h", error)) {
-        debugLog(concat("kernel headers: ", installed.string(), " (installed)"));
-        return std::vector<std::string>{installed.string()};
-      }
+std::shared_ptr<clang::CompilerInvocation>
+createInvocation(const std::vector<std::string>& arguments,
+                 llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> diagnostics) {
+  std::vector<const char*> argv;
+  for (const std::string& argument : arguments)
+    argv.push_back(argument.c_str());
+  clang::CreateInvocationOptions invocationOptions;
+  invocationOptions.Diags = std::move(diagnostics);
+  return clang::createInvocation(argv, invocationOptions);
+}
+
+// Records every file the compile reads, system headers included, except the PCH-like module
+// files and names that are no files.
+class InputCollector final : public clang::DependencyCollector {
+public:
+  bool needSystemDependencies() override { return true; }
+  bool sawDependency(llvm::StringRef file, bool, bool, bool isModuleFile, bool isMissing) override {
+    return !isModuleFile && !isMissing && !file.starts_with("<");
+  }
+};
+
+// Now, on the clock file times come from: the kernel stamps files with a clock read once a tick
+// (a few ms), so a file written after a fine-grained "now" may still carry an earlier time.
+int64_t fileClockNowNs() {
+#if defined(CLOCK_REALTIME_COARSE)
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME_COARSE, &now);
+  return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+#else
+  const auto now = std::chrono::system_clock::now() - std::chrono::milliseconds(10);
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count();
+#endif
+}
+
+// The inputs worth stamping: not the source itself (its text is part of the key), not tcpu's
+// headers (their content is). Empty, with `known` false, when one may have changed while the
+// compile ran (modified at or after `startedNs`): clang may have read either version.
+std::vector<FileStamp> stampInputs(llvm::ArrayRef<std::string> files, const std::string& name,
+                                   int64_t startedNs, bool& known) {
+  std::vector<FileStamp> stamps;
+  known = false;
+  for (const std::string& file : files) {
+    std::error_code error;
+    // Not normalized: "dir/../x" is where dir's link points, which ".." cannot know.
+    const std::filesystem::path absolute = std::filesystem::absolute(file, error);
+    if (file == name || (!error && isKernelHeader(absolute))) continue;
+    std::optional<FileStamp> stamp = error ? std::nullopt : stampFile(absolute.string());
+    if (!stamp) {
+      debugLog(concat("cache: cannot stamp ", file, ", which the compile read"));
+      return {};
     }
-    return std::vector<std::string>{TCPU_KERNEL_INCLUDE_DIRS};
-  }();
-  return directories;
+    if (stamp->modifiedNs >= startedNs) {
+      debugLog(concat("cache: ", absolute.string(), " changed while it compiled"));
+      return {};
+    }
+    stamps.push_back(std::move(*stamp));
+  }
+  known = true;
+  return stamps;
 }
 
 Status compileInto(std::string_view source, const std::string& name, const CompileOptions& options,
-                   std::string& bitcode) {
+                   SourceBitcode& result) {
   std::string diagnosticsText;
   llvm::raw_string_ostream diagnosticsStream(diagnosticsText);
   auto diagnosticOptions = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   auto* printer = new clang::TextDiagnosticPrinter(diagnosticsStream, diagnosticOptions.get());
   auto diagnostics = clang::CompilerInstance::createDiagnostics(diagnosticOptions.get(), printer);
 
-  const std::string triple = "--target=" + llvm::sys::getProcessTriple();
-  const std::string resourceDir = TCPU_CLANG_RESOURCE_DIR;
-  std::vector<std::string> arguments = {
-      "clang++", triple, "-x", "c++", "-std=c++20",
-      // Frontend at -O2 (no optnone), but no LLVM passes: the IR pipeline
-      // optimizes for the target once.
-      "-O2", "-Xclang", "-disable-llvm-passes", "-fno-exceptions", "-fno-rtti", "-fno-math-errno",
-      options.fpContract ? "-ffp-contract=on" : "-ffp-contract=off", "-resource-dir", resourceDir,
-      "-emit-llvm", "-c", name};
-  for (const std::string& directory : kernelIncludeDirectories())
-    arguments.push_back("-I" + directory);
-  if (options.fastMath) arguments.push_back("-ffast-math");
-  std::vector<const char*> argv;
-  for (const std::string& argument : arguments)
-    argv.push_back(argument.c_str());
-
-  clang::CreateInvocationOptions invocationOptions;
-  invocationOptions.Diags = diagnostics;
   std::shared_ptr<clang::CompilerInvocation> invocation =
-      clang::createInvocation(argv, invocationOptions);
+      createInvocation(clangArguments(name, options), diagnostics);
   if (!invocation)
     return Status(TCPU_ERROR_INVALID_SOURCE, concat("cannot set up the C++ compiler for ", name,
                                                     ": ", diagnosticsStream.str()));
@@ -119,16 +139,21 @@ Status compileInto(std::string_view source, const std::string& name, const Compi
   clang::CompilerInstance compiler;
   compiler.setInvocation(std::move(invocation));
   compiler.setDiagnostics(diagnostics.get());
+  auto inputs = std::make_shared<InputCollector>();
+  compiler.addDependencyCollector(inputs);
   llvm::LLVMContext context;
   clang::EmitLLVMOnlyAction action(&context);
+  debugLog(concat("clang: compiling ", name));
+  const int64_t started = fileClockNowNs();
   const bool compiled = compiler.ExecuteAction(action);
   std::unique_ptr<llvm::Module> module = compiled ? action.takeModule() : nullptr;
   if (!module)
     return Status(TCPU_ERROR_INVALID_SOURCE,
                   concat("C++ kernel source does not compile:\n", diagnosticsStream.str()));
-  llvm::raw_string_ostream out(bitcode);
+  llvm::raw_string_ostream out(result.bitcode);
   llvm::WriteBitcodeToFile(*module, out);
   out.flush();
+  result.inputs = stampInputs(inputs->getDependencies(), name, started, result.inputsKnown);
   return {};
 }
 
@@ -147,13 +172,53 @@ bool isKernelSourceText(std::span<const std::byte> bytes) {
   return rest.starts_with('#') || rest.starts_with("//") || rest.starts_with("/*");
 }
 
+Expected<SourceBitcode> compileSource(std::string_view source, const std::string& name,
+                                      const CompileOptions& options) {
+  SourceBitcode result;
+  Status status = runGuarded("compiling C++ kernel source",
+                             [&] { return compileInto(source, name, options, result); });
+  if (!status.ok()) return status;
+  return result;
+}
+
 Expected<std::string> compileSourceToBitcode(std::string_view source, const std::string& name,
                                              const CompileOptions& options) {
-  std::string bitcode;
-  Status status = runGuarded("compiling C++ kernel source",
-                             [&] { return compileInto(source, name, options, bitcode); });
-  if (!status.ok()) return status;
-  return bitcode;
+  Expected<SourceBitcode> compiled = compileSource(source, name, options);
+  if (!compiled) return compiled.status();
+  return std::move(compiled->bitcode);
+}
+
+Expected<std::string> sourceCompileSignature(const std::string& name,
+                                             const CompileOptions& options) {
+  std::string signature;
+  for (const std::string& argument : clangArguments(name, options))
+    signature += argument + '\n';
+  for (const char* variable : kDriverEnvironment) {
+    const char* value = std::getenv(variable);
+    signature += concat(variable, "=", value ? value : "<unset>", "\n");
+  }
+  static std::mutex mutex;
+  static std::map<std::string, std::string> searchPaths; // by the text above
+  std::lock_guard lock(mutex);
+  if (auto known = searchPaths.find(signature); known != searchPaths.end()) return known->second;
+  auto diagnosticOptions = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  std::string ignored;
+  llvm::raw_string_ostream ignoredStream(ignored);
+  auto diagnostics = clang::CompilerInstance::createDiagnostics(
+      diagnosticOptions.get(),
+      new clang::TextDiagnosticPrinter(ignoredStream, diagnosticOptions.get()));
+  std::shared_ptr<clang::CompilerInvocation> invocation =
+      createInvocation(clangArguments(name, options), diagnostics);
+  if (!invocation)
+    return Status(TCPU_ERROR_INVALID_SOURCE,
+                  concat("cannot set up the C++ compiler for ", name, ": ", ignored));
+  std::string full = signature;
+  const clang::HeaderSearchOptions& search = invocation->getHeaderSearchOpts();
+  full += concat("sysroot=", search.Sysroot, "\nresource=", search.ResourceDir, "\n");
+  for (const clang::HeaderSearchOptions::Entry& entry : search.UserEntries)
+    full += concat("search ", static_cast<int>(entry.Group), " ", entry.Path, "\n");
+  searchPaths.emplace(signature, full);
+  return full;
 }
 
 } // namespace tcpu::codegen

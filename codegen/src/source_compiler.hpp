@@ -8,15 +8,36 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "compile_options.hpp"
+#include "file_stamps.hpp"
 
 namespace tcpu::codegen {
+
+struct SourceBitcode {
+  std::string bitcode;
+  // The files clang read besides the source and tcpu's own headers (kernel_headers.hpp): system
+  // headers, headers next to the source. Empty when one of them changed while the compile ran,
+  // which is then no basis for reuse.
+  std::vector<FileStamp> inputs;
+  bool inputsKnown = false; // false: the compile cannot be checked, so it is not to be reused
+};
 
 // Compiles `source` (named `name` in messages; includes resolve next to it
 // when it is a real path). Compile errors are TCPU_ERROR_INVALID_SOURCE with
 // clang's diagnostics (file:line:column).
+Expected<SourceBitcode> compileSource(std::string_view source, const std::string& name,
+                                      const CompileOptions& options);
+// The same, for callers that only need the bitcode.
 Expected<std::string> compileSourceToBitcode(std::string_view source, const std::string& name,
+                                             const CompileOptions& options);
+
+// What a compile of `name` with `options` depends on besides the source text and the files it
+// reads: clang's arguments, the header search path clang's driver makes of them on this
+// installation (which GCC's libstdc++, ...), and the environment variables the driver reads.
+// The driver is asked once per process per argument list (about 1 ms), never the compiler.
+Expected<std::string> sourceCompileSignature(const std::string& name,
                                              const CompileOptions& options);
 
 // Whether a path names C++ kernel source (.cpp, .cc, .cxx).

@@ -53,7 +53,8 @@ TEST_F(SourceFromMemory, CompilesAndRuns) {
   const std::string source = readSource("saxpy_source.cpp");
   ASSERT_TRUE(source.starts_with("//"));
   tcpuModule module = nullptr;
-  keep(tcpuModuleLoadData(&module, source.data(), source.size()), module, "saxpy from memory");
+  const tcpuResult loaded = tcpuModuleLoadData(&module, source.data(), source.size());
+  keep(loaded, module, "saxpy from memory");
   if (!module) return;
   std::vector<float> x(600, 3.0f), y(600, 1.0f);
   float alpha = 2.0f;
