@@ -403,6 +403,38 @@ TEST(TlScan, ScansKeepTheEarlierElementsOnTheLeft) {
     }
 }
 
+TEST(TlScan, OneOperandScansOfEachType) {
+  // Running maxima of floats (exact in any order), int8 sums that wrap in int8 (the combine's
+  // int result is converted back), and int32 running minima; rank 1 and 2, both directions.
+  const auto biggest = [](auto a, auto b) { return a > b ? a : b; };
+  const auto smallest = [](int32_t a, int32_t b) { return a < b ? a : b; };
+  const auto add8 = [](int8_t a, int8_t b) { return a + b; };
+  const auto wrap8 = [](int8_t a, int8_t b) {
+    return static_cast<int8_t>(static_cast<uint8_t>(a) + static_cast<uint8_t>(b));
+  };
+  const auto f = randomBlock<tl::Block<float, 64>>(60);
+  const auto m = randomBlock<tl::Block<float, 4, 32>>(61);
+  const auto i8 = randomBlock<tl::Block<int8_t, 48>>(62);
+  const auto i32 = randomBlock<tl::Block<int32_t, 16, 8>>(63);
+  const auto floatMax = [](float a, float b) { return a > b ? a : b; };
+  expectElements(tl::associative_scan<0>(f, biggest),
+                 sequentialScan<float>(f, true, false, floatMax), "f32 [64] max");
+  expectElements(tl::associative_scan<0, true>(f, biggest),
+                 sequentialScan<float>(f, true, true, floatMax), "f32 [64] max reversed");
+  expectElements(tl::associative_scan<1>(m, biggest),
+                 sequentialScan<float>(m, true, false, floatMax), "f32 [4,32] max");
+  expectElements(tl::associative_scan<0, true>(m, biggest),
+                 sequentialScan<float>(m, false, true, floatMax), "f32 [4,32] max down");
+  expectElements(tl::associative_scan<0>(i8, add8), sequentialScan<int8_t>(i8, true, false, wrap8),
+                 "i8 [48] sum");
+  expectElements(tl::associative_scan<-1, true>(i8, add8),
+                 sequentialScan<int8_t>(i8, true, true, wrap8), "i8 [48] sum reversed");
+  expectElements(tl::associative_scan<0>(i32, smallest),
+                 sequentialScan<int32_t>(i32, false, false, smallest), "i32 [16,8] min down");
+  expectElements(tl::associative_scan<1, true>(i32, smallest),
+                 sequentialScan<int32_t>(i32, true, true, smallest), "i32 [16,8] min reversed");
+}
+
 // x_k = a_k * x_(k-1) + b_k (Triton's linear_recurrence test), in uint32: associative, not
 // commutative, and exact.
 const auto linearRecurrence = [](uint32_t a1, uint32_t b1, uint32_t a2, uint32_t b2) {
