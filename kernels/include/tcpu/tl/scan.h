@@ -367,7 +367,8 @@ TL_INLINE auto associative_scan2(const X& x, const Y& y, F combine) {
 template <int Axis = 0, bool Reverse = false, Tensor X>
 TL_INLINE auto cumsum(const X& x) {
   using A = detail::sum_t<element_t<X>>;
-  const auto add = [](A a, A b) { return detail::wrappingAdd(a, b); };
+  const auto add = [](A a, A b)
+                       __attribute__((always_inline)) { return detail::wrappingAdd(a, b); };
   return detail::withReader<A>(x, [&](auto read) __attribute__((always_inline)) {
     return detail::scanAxis<A, Axis, Reverse, shape_of<X>>(read, add);
   });
@@ -378,7 +379,8 @@ TL_INLINE auto cumsum(const X& x) {
 template <int Axis = 0, bool Reverse = false, Tensor X>
 TL_INLINE auto cumprod(const X& x) {
   using A = compute_t<element_t<X>>;
-  const auto mul = [](A a, A b) { return detail::wrappingMul(a, b); };
+  const auto mul = [](A a, A b)
+                       __attribute__((always_inline)) { return detail::wrappingMul(a, b); };
   return detail::withReader<A>(x, [&](auto read) __attribute__((always_inline)) {
     return detail::scanAxis<A, Axis, Reverse, shape_of<X>>(read, mul);
   });
