@@ -54,8 +54,9 @@ T read(const void* values, uint64_t index) {
 template <class T>
 bool formatInteger(const tcpuPrintRecord& r, uint64_t index, char* out, size_t size) {
   const T value = read<T>(r.values, index);
+  // Triton's GPU printf: hex zero-padded to the type's width (0x%08x for 32 bits).
   if (r.hex != 0)
-    std::snprintf(out, size, "0x%llx",
+    std::snprintf(out, size, "0x%0*llx", static_cast<int>(2 * sizeof(T)),
                   static_cast<unsigned long long>(static_cast<std::make_unsigned_t<T>>(value)));
   else if constexpr (std::is_signed_v<T>)
     std::snprintf(out, size, "%lld", static_cast<long long>(value));
@@ -86,22 +87,23 @@ bool formatValue(const tcpuPrintRecord& r, uint64_t index, char* out, size_t siz
     return formatInteger<uint32_t>(r, index, out, size);
   case TCPU_TYPE_U64:
     return formatInteger<uint64_t>(r, index, out, size);
+  // Floats as Triton's GPU printf writes them: %f (six decimals).
   case TCPU_TYPE_FP16:
-    std::snprintf(out, size, "%.6g",
+    std::snprintf(out, size, "%f",
                   static_cast<double>(halfToFloat(read<uint16_t>(r.values, index))));
     return true;
   case TCPU_TYPE_BF16: {
     const uint32_t bits = static_cast<uint32_t>(read<uint16_t>(r.values, index)) << 16;
     float f;
     std::memcpy(&f, &bits, sizeof f);
-    std::snprintf(out, size, "%.6g", static_cast<double>(f));
+    std::snprintf(out, size, "%f", static_cast<double>(f));
     return true;
   }
   case TCPU_TYPE_FP32:
-    std::snprintf(out, size, "%.9g", static_cast<double>(read<float>(r.values, index)));
+    std::snprintf(out, size, "%f", static_cast<double>(read<float>(r.values, index)));
     return true;
   case TCPU_TYPE_FP64:
-    std::snprintf(out, size, "%.17g", read<double>(r.values, index));
+    std::snprintf(out, size, "%f", read<double>(r.values, index));
     return true;
   default:
     return false;

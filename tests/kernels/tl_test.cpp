@@ -261,8 +261,8 @@ TEST_F(Tl, DevicePrintWritesWholeLinesWithProgramIds) {
     const std::string p = "pid (" + std::to_string(pid) + ", 0, 0) ";
     EXPECT_NE(out.find(p + "idx () pid: " + std::to_string(pid) + "\n"), std::string::npos) << out;
     // A block's lines come out together, in order.
-    EXPECT_NE(out.find(p + "idx (0, 0) x: 1.5\n" + p + "idx (0, 1) x: 2\n" + p +
-                       "idx (1, 0) x: -3\n" + p + "idx (1, 1) x: 4.25\n"),
+    EXPECT_NE(out.find(p + "idx (0, 0) x: 1.500000\n" + p + "idx (0, 1) x: 2.000000\n" + p +
+                       "idx (1, 0) x: -3.000000\n" + p + "idx (1, 1) x: 4.250000\n"),
               std::string::npos)
         << out;
   }

@@ -38,3 +38,14 @@ def tcpu_cli() -> pathlib.Path:
     import tcpu
     # Not resolved: in a build tree the package files are links into the sources.
     return pathlib.Path(os.path.abspath(tcpu.__file__)).parents[2] / "tools" / "tcpu"
+
+
+def unsupported_on_tcpu(feature: str) -> pytest.MarkDecorator:
+    """A test of valid Triton that tcpu does not support yet: under tcpu it must fail with
+    UnsupportedError (a clear error naming the feature, never a wrong answer or a crash);
+    under real Triton it must pass."""
+    if REAL_TRITON:
+        return pytest.mark.usefixtures()
+    from tcpu.frontend.errors import UnsupportedError
+    return pytest.mark.xfail(raises=UnsupportedError, strict=True,
+                             reason=f"not supported by tcpu yet: {feature}")

@@ -20,6 +20,7 @@ import torch
 
 import triton
 import triton.language as tl
+from conftest import unsupported_on_tcpu
 
 SHAPES = [(16, 16, 16), (32, 32, 32), (64, 64, 64), (16, 32, 64), (64, 16, 32), (32, 64, 16)]
 _TORCH = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
@@ -240,6 +241,7 @@ def _dot3d_kernel(A, B, C, BATCH: tl.constexpr, M: tl.constexpr, N: tl.constexpr
     tl.store(C + rb * M * N + tl.arange(0, M)[None, :, None] * N + tl.arange(0, N)[None, None, :], c)
 
 
+@unsupported_on_tcpu("blocks of rank 3")
 def test_dot_batched_3d(device):
     bsz, m, n, k = 2, 16, 32, 16
     a, b = int_valued((bsz, m, k), 14), int_valued((bsz, k, n), 15)

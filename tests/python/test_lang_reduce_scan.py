@@ -18,6 +18,7 @@ import torch
 
 import triton
 import triton.language as tl
+from conftest import unsupported_on_tcpu
 
 _NP = {"int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
        "float16": np.float16, "float32": np.float32, "float64": np.float64, "bfloat16": np.float32}
@@ -226,6 +227,7 @@ def _reduce3d_kernel(X, Z, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
     tl.store(Z + tl.arange(0, A)[:, None] * C + tl.arange(0, C)[None, :], r)
 
 
+@unsupported_on_tcpu("blocks of rank 3")
 def test_reduce_3d_middle_axis(device):
     x = int_valued("float32", (4, 8, 16), seed=6)
     z = torch.empty((4, 16), dtype=torch.float32, device=device)

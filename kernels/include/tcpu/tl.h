@@ -8,6 +8,7 @@
 #include "tcpu/tl/block_ptr.h"
 #include "tcpu/tl/core.h"
 #include "tcpu/tl/dot.h"
+#include "tcpu/tl/frontend.h"
 #include "tcpu/tl/index.h"
 #include "tcpu/tl/math_extra.h"
 #include "tcpu/tl/memory.h"

@@ -80,7 +80,7 @@ class Carry:
 
     name: str
     var: str
-    value: Value
+    value: Any  # a Value, or a BlockPointer
     direct_stmt: ast.stmt | None  # the body's last top-level assignment, written in place
 
 
@@ -322,7 +322,8 @@ class Lowerer:
             d = literal_dtype(v)
             v = Value(cpp.literal(v, d), d)
         carry = self._carry_of(name)
-        if isinstance(v, Value) and carry is not None and carry.direct_stmt is node:
+        if isinstance(v, (Value, BlockPointer)) and carry is not None and \
+                carry.direct_stmt is node:
             self._check_carry(carry, v, node)
             self.emit.line(f"{carry.var} = {v.expr};")
             self.frame.scope[name] = carry.value
@@ -447,6 +448,13 @@ class Lowerer:
             v = unwrap(scope[name])
             if name in self.frame.constexpr_names:
                 raise self.error(node, f"cannot reassign constexpr '{name}' in a loop")
+            if isinstance(v, BlockPointer):
+                var = self.emit.fresh(name)
+                self.emit.line(f"auto {var} = {v.expr};")
+                bp = BlockPointer(var, v.element, v.shape, v.roots)
+                scope[name] = bp
+                carries[name] = Carry(name, var, bp, top_assigns.get(name))
+                continue
             if not isinstance(v, Value):
                 if isinstance(v, tuple):
                     raise self.error(node, f"'{name}' holds a tuple and is reassigned in the loop; "
@@ -511,7 +519,15 @@ class Lowerer:
                     return False
         return found
 
-    def _check_carry(self, carry: Carry, v: Value, node: ast.AST) -> None:
+    def _check_carry(self, carry: Carry, v: Any, node: ast.AST) -> None:
+        if isinstance(carry.value, BlockPointer) != isinstance(v, BlockPointer):
+            raise self.error(node, f"loop-carried variable '{carry.name}' changes kind in the loop "
+                             f"({carry.value.type_text()} before, {self.describe(v)} after)")
+        if isinstance(v, BlockPointer):
+            if (v.element, v.shape) != (carry.value.element, carry.value.shape):
+                raise self.error(node, f"loop-carried block pointer '{carry.name}' changes type: "
+                                 f"{carry.value.type_text()} before, {v.type_text()} after")
+            return
         if v.dtype != carry.value.dtype or v.shape != carry.value.shape:
             raise self.error(node, f"loop-carried variable '{carry.name}' changes type in the "
                              f"loop: {carry.value.type_text()} before, {v.type_text()} after an "
@@ -521,7 +537,7 @@ class Lowerer:
         scope = self.frame.scope
         for name, carry in carries.items():
             v = unwrap(scope.get(name))
-            if not isinstance(v, Value):
+            if not isinstance(v, (Value, BlockPointer)):
                 raise self.error(node, f"loop-carried variable '{name}' becomes "
                                  f"{self.describe(v)} in the loop")
             self._check_carry(carry, v, node)

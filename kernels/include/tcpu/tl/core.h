@@ -5,6 +5,7 @@
 #ifndef TCPU_TL_CORE_H
 #define TCPU_TL_CORE_H
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -55,6 +56,46 @@ struct Shape {
   static constexpr int size = rows * cols;
 };
 
+namespace detail {
+
+// Conversions to bf16 round to nearest even and keep subnormals, as Triton's do. (x86's
+// VCVTNEPS2BF16, which LLVM uses for fptrunc where AVX512-BF16 exists, flushes them to zero.)
+TL_INLINE __bf16 bf16FromBits(uint16_t bits) {
+  return std::bit_cast<__bf16>(bits);
+}
+TL_INLINE __bf16 floatToBf16(float f) {
+  uint32_t u = std::bit_cast<uint32_t>(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) // NaN: quiet, sign kept
+    return bf16FromBits(static_cast<uint16_t>((u >> 16) | 0x0040u));
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return bf16FromBits(static_cast<uint16_t>(u >> 16));
+}
+// fp64 -> bf16 in one rounding: fp64 -> fp32 rounded to odd (exact when it fits), then to
+// nearest even (24 bits of an odd-rounded intermediate cannot round twice for 8).
+TL_INLINE __bf16 doubleToBf16(double d) {
+  float f = static_cast<float>(d);
+  uint32_t u = std::bit_cast<uint32_t>(f);
+  if (static_cast<double>(f) != d && d == d && (u & 1u) == 0 && (u & 0x7fffffffu) < 0x7f800000u)
+    u += std::fabs(static_cast<double>(f)) < std::fabs(d) ? 1 : -1;
+  return floatToBf16(std::bit_cast<float>(u));
+}
+
+// static_cast<U>(e) as Triton converts: through fp32 for 16-bit floats, exactly for bf16.
+template <class U, class E>
+TL_INLINE U convertTo(E e) {
+  if constexpr (std::is_same_v<std::remove_cv_t<U>, __bf16> &&
+                !std::is_same_v<std::remove_cv_t<E>, __bf16>) {
+    if constexpr (std::is_same_v<E, double> || (std::is_integral_v<E> && sizeof(E) >= 4))
+      return doubleToBf16(static_cast<double>(e));
+    else
+      return floatToBf16(static_cast<float>(static_cast<compute_t<E>>(e)));
+  } else {
+    return static_cast<U>(static_cast<compute_t<E>>(e));
+  }
+}
+
+} // namespace detail
+
 template <class T, int D0, int D1 = -1>
 struct Block {
   using value_type = T;
@@ -88,7 +129,7 @@ struct Block {
   TL_INLINE Block<U, D0, D1> to() const {
     Block<U, D0, D1> out;
     for (int k = 0; k < size; ++k)
-      out.v[k] = static_cast<U>(static_cast<compute_t<T>>(v[k]));
+      out.v[k] = detail::convertTo<U>(v[k]);
     return out;
   }
 };
@@ -408,9 +449,9 @@ template <class U, class X>
 TL_INLINE auto cast(X&& x) {
   if constexpr (Tensor<std::remove_cvref_t<X>>)
     return map(std::forward<X>(x),
-               [](auto e) { return static_cast<U>(static_cast<compute_t<decltype(e)>>(e)); });
+               [](auto e) { return detail::convertTo<U>(e); });
   else
-    return static_cast<U>(x);
+    return detail::convertTo<U>(x);
 }
 
 // Operators. Bool blocks combine to bool blocks; everything else follows C++

@@ -8,6 +8,8 @@
 #include "tcpu/tl/core.h"
 #include "tcpu/tl/index.h"
 #include "tcpu/tl/memory.h"
+#include "tcpu/tl/random.h"
+#include "tcpu/tl/random_blocks.h"
 
 namespace tcpu::tl {
 
@@ -33,7 +35,9 @@ TL_INLINE auto carried(const X& x) {
 template <class U, class X>
 TL_INLINE auto cast_pointer(const X& x) {
   auto f = [](auto e) {
-    if constexpr (std::is_pointer_v<U>)
+    if constexpr (std::is_pointer_v<U> && std::is_pointer_v<decltype(e)>)
+      return reinterpret_cast<U>(e);
+    else if constexpr (std::is_pointer_v<U>)
       return reinterpret_cast<U>(static_cast<uintptr_t>(e));
     else
       return static_cast<U>(reinterpret_cast<uintptr_t>(e));
@@ -42,6 +46,68 @@ TL_INLINE auto cast_pointer(const X& x) {
     return map(x, f).eval();
   else
     return f(x);
+}
+
+// x[:, None] / x[None, :] of a loaded block (a load view): materialized, then expanded.
+template <int Axis, class T, int D0, int D1, int M0, int M1>
+TL_INLINE auto expand_dims(const LoadView<T, D0, D1, M0, M1>& x) {
+  return expand_dims<Axis>(x.eval());
+}
+
+// Philox 4x32 with Rounds rounds over blocks of counters (tl.philox, and tl.randint & co.
+// with n_rounds): the words of each lane, as four blocks.
+template <int Rounds, class C0, class C1, class C2, class C3>
+TL_INLINE auto philox_blocks(uint64_t seed, const C0& c0, const C1& c1, const C2& c2,
+                             const C3& c3) {
+  using S = typename detail::broadcast_block<uint32_t, typename detail::broadcast_block<
+                                                           uint32_t, C0, C1>::type,
+                                             typename detail::broadcast_block<uint32_t, C2,
+                                                                              C3>::type>::type;
+  Philox4x32Blocks<S> out;
+  for (int i = 0; i < S::rows; ++i)
+    for (int j = 0; j < S::cols; ++j) {
+      uint32_t w0 = static_cast<uint32_t>(detail::get(c0, i, j));
+      uint32_t w1 = static_cast<uint32_t>(detail::get(c1, i, j));
+      uint32_t w2 = static_cast<uint32_t>(detail::get(c2, i, j));
+      uint32_t w3 = static_cast<uint32_t>(detail::get(c3, i, j));
+      uint32_t k0 = static_cast<uint32_t>(seed), k1 = static_cast<uint32_t>(seed >> 32);
+      for (int round = 0; round < Rounds; ++round) {
+        const uint32_t oldC0 = w0, oldC2 = w2;
+        w0 = detail::mulhi(detail::kPhiloxRoundB, oldC2) ^ w1 ^ k0;
+        w2 = detail::mulhi(detail::kPhiloxRoundA, oldC0) ^ w3 ^ k1;
+        w1 = detail::kPhiloxRoundB * oldC2;
+        w3 = detail::kPhiloxRoundA * oldC0;
+        k0 += detail::kPhiloxKeyA;
+        k1 += detail::kPhiloxKeyB;
+      }
+      const int k = i * S::cols + j;
+      out.c0.v[k] = w0;
+      out.c1.v[k] = w1;
+      out.c2.v[k] = w2;
+      out.c3.v[k] = w3;
+    }
+  return out;
+}
+
+// tl.randint4x(seed, offsets, n_rounds): the counter is the offset's low and high words.
+template <int Rounds, class O>
+TL_INLINE auto randint4x_rounds(uint64_t seed, const O& offsets) {
+  const auto lo = map(offsets, [](auto o) { return static_cast<uint32_t>(detail::philoxOffset(o)); });
+  const auto hi =
+      map(offsets, [](auto o) { return static_cast<uint32_t>(detail::philoxOffset(o) >> 32); });
+  return philox_blocks<Rounds>(seed, lo, hi, uint32_t{0}, uint32_t{0});
+}
+
+// Triton's uint_to_uniform_float for 32-bit words, and pair_uniform_to_normal (Box-Muller).
+template <class X>
+TL_INLINE auto uint_to_uniform_float(const X& x) {
+  return map(x, [](auto b) { return detail::uniform(static_cast<uint32_t>(b)); }).eval();
+}
+template <class A, class B>
+TL_INLINE auto pair_uniform_to_normal(const A& u1, const B& u2) {
+  const auto radius = sqrt(map(u1, [](float u) { return -2.0f * std::log(u < 1.0e-7f ? 1.0e-7f : u); }).eval());
+  const auto theta = map(u2, [](float u) { return 6.283185307179586f * u; }).eval();
+  return std::pair{(radius * cos(theta)).eval(), (radius * sin(theta)).eval()};
 }
 
 } // namespace tcpu::tl

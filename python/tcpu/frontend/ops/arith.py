@@ -38,7 +38,8 @@ def convert(v: Value, dtype: tl.dtype) -> Value:
     if v.dtype == dtype:
         return v
     ct = cpp.ctype(dtype)
-    if v.is_block:
+    if v.is_block or dtype.name == "bf16":
+        # tl::cast rounds to bf16 exactly (subnormals kept), which static_cast may not.
         return Value(f"tl::cast<{ct}>({v.expr})", dtype, v.shape)
     return Value(f"static_cast<{ct}>({v.expr})", dtype, v.shape)
 
@@ -47,7 +48,7 @@ def narrow_back(expr: str, dtype: tl.dtype, shape: tuple[int, ...]) -> str:
     if dtype.name not in _NARROW:
         return expr
     ct = cpp.ctype(dtype)
-    return f"tl::cast<{ct}>({expr})" if shape else f"static_cast<{ct}>({expr})"
+    return f"tl::cast<{ct}>({expr})" if shape or dtype.name == "bf16" else f"static_cast<{ct}>({expr})"
 
 
 def _operand(cx: OpContext, x: Any, dtype: tl.dtype) -> Value:
@@ -115,6 +116,10 @@ def binary(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
     if opname == "%" and comp.is_floating():
         return Value(narrow_back(f"tl::fmod({x.expr}, {y.expr})", comp, shape), comp, shape)
     c_op = "/" if opname == "//" else opname
+    if comp.name == "bf16":
+        # bf16 arithmetic: in fp32, rounded once to bf16 (as on the GPU).
+        x, y = convert(x, tl.float32), convert(y, tl.float32)
+        return convert(Value(f"({x.expr} {c_op} {y.expr})", tl.float32, shape), comp)
     if comp.name == "int1" and opname in ("&", "|", "^"):
         expr = f"({x.expr} {c_op} {y.expr})"
         return Value(expr if shape else f"static_cast<bool>{expr}", comp, shape)
@@ -191,8 +196,11 @@ def cast(cx: OpContext, x: Any, dtype: tl.dtype, bitcast: bool = False,
         raise cx.error(f"fp_downcast_rounding must be 'rtne' or 'rtz', got {rounding!r}")
     if dtype.is_ptr():
         if v.dtype.is_ptr() or v.dtype.name in ("int64", "uint64"):
+            # A pointer from an integer may point anywhere ("*"); a recast pointer still
+            # derives from its parameters.
+            roots = v.roots if v.dtype.is_ptr() else frozenset({"*"})
             return Value(f"tl::cast_pointer<{cpp.ctype(dtype)}>({v.expr})", dtype, v.shape,
-                         frozenset({"*"}))
+                         roots)
         raise cx.error(f"cannot cast {v.type_text()} to {dtype}")
     if v.dtype.is_ptr():
         if dtype.name in ("int64", "uint64"):

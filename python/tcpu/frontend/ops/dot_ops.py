@@ -42,7 +42,8 @@ def dot(cx: OpContext, input: Any, other: Any, acc: Any = None, input_precision:
         raise cx.unsupported(f"dot of {a.dtype} operands")
     shape = (a.shape[0], b.shape[1])
     acc_v = unwrap(acc)
-    out = cx.dtype_arg(out_dtype, "out_dtype") if natural != tl.int32 else tl.int32
+    # out_dtype applies to 16/32-bit float operands; integers give int32, fp64 gives fp64.
+    out = cx.dtype_arg(out_dtype, "out_dtype") if natural == tl.float32 else natural
     if acc_v is None:
         r = cx.bind("dot", f"tl::dot({a.expr}, {b.expr})", natural, shape)
         return convert(r, out) if out != natural else r

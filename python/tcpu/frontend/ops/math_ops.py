@@ -44,10 +44,16 @@ LIBDEVICE: dict[str, tuple[str, int, str]] = {
 }
 
 
-def _float_operand(cx: OpContext, x: Any, name: str) -> Value:
+# Triton's math builtins and libdevice's functions take fp32 and fp64 only (math.py's
+# _check_dtype; libdevice has no fp16 symbols): an fp16 operand is an error, as there.
+FP32_FP64 = ("fp32", "fp64")
+
+
+def _float_operand(cx: OpContext, x: Any, name: str, dtypes: tuple[str, ...] = FP32_FP64
+                   ) -> Value:
     v = cx.value(x)
-    if not v.dtype.is_floating():
-        raise cx.error(f"{name} expects a floating-point operand, got {v.type_text()}")
+    if v.dtype.name not in dtypes:
+        raise cx.error(f"{name}: expected dtype {list(dtypes)} but got {v.dtype}")
     return v
 
 
@@ -57,7 +63,7 @@ def _call(fn: str, args: list[Value], dtype: tl.dtype, shape: tuple[int, ...]) -
 
 def _unary(name: str, fn: str):
     def unary(cx: OpContext, x: Any) -> Value:
-        v = _float_operand(cx, x, f"tl.{name}")
+        v = _float_operand(cx, x, f"tl.{name}", ("fp32",) if name == "sqrt_rn" else FP32_FP64)
         return _call(fn, [v], v.dtype, v.shape)
     return unary
 
@@ -88,6 +94,9 @@ def fdiv(cx: OpContext, x: Any, y: Any, ieee_rounding: Any = False) -> Value:
     a, b = cx.value(x), cx.value(y)
     if not a.dtype.is_floating() or not b.dtype.is_floating():
         raise cx.error("both operands of fdiv must have floating scalar type")
+    if cx.lowerer.current_builtin == "div_rn":
+        _float_operand(cx, a, "tl.div_rn", ("fp32",))
+        _float_operand(cx, b, "tl.div_rn", ("fp32",))
     return binary(cx, "/", a, b)
 
 
@@ -103,7 +112,7 @@ def umulhi(cx: OpContext, x: Any, y: Any) -> Value:
 def softmax(cx: OpContext, x: Any, dim: Any = None, keep_dims: Any = False,
             ieee_rounding: Any = False) -> Value:
     from .reduce_ops import reduce_named
-    v = _float_operand(cx, x, "tl.softmax")
+    v = _float_operand(cx, x, "tl.softmax", ("fp16", "bf16", "fp32", "fp64"))
     axis = cx.const(dim, "dim")
     z = binary(cx, "-", v, reduce_named(cx, "max", v, axis, keep_dims=True))
     num = cx.bind("softmax_num", f"tl::exp({z.expr})", z.dtype, z.shape)

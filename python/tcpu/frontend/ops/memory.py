@@ -112,7 +112,14 @@ def load(cx: OpContext, pointer: Any, mask: Any = None, other: Any = None, bound
         o_expr = cpp.literal(0, elem)
     elif isinstance(o, Value):
         if o.shape:
-            raise cx.unsupported("a block-valued `other` for load (use tl.where after the load)")
+            # A block `other`: lanes the mask turns off take it, lane by lane.
+            if broadcast_shapes(cx, shape, o.shape) != shape:
+                raise cx.error(f"`other` of shape {list(o.shape)} does not fit the loaded block "
+                               f"{list(shape)}")
+            loaded = cx.bind("load", f"tl::load({p.expr}, {m.expr}, {cpp.literal(0, elem)})",
+                             elem, shape)
+            return cx.bind("load", f"tl::where({m.expr}, {loaded.expr}, "
+                           f"{convert(o, elem).expr})", elem, shape)
         o_expr = convert(o, elem).expr
     else:
         o_expr = cpp.literal(o, elem)

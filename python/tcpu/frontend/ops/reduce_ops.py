@@ -18,6 +18,12 @@ SUM_WIDENS = {"int8": tl.int32, "int16": tl.int32, "int1": tl.uint32, "uint8": t
               "uint16": tl.uint32}
 
 
+# max and min first widen (Triton's _promote_reduction_input): integers narrower than 32
+# bits to int32 (unsigned ones too), fp16 and bf16 to fp32 (measured on an H100).
+MINMAX_WIDENS = {"int1": tl.int32, "int8": tl.int32, "int16": tl.int32, "uint8": tl.int32,
+                 "uint16": tl.int32, "fp16": tl.float32, "bf16": tl.float32}
+
+
 def _axis(cx: OpContext, v: Value, axis: Any) -> int | None:
     a = cx.const(axis, "axis")
     if a is None:
@@ -67,6 +73,9 @@ def reduce_named(cx: OpContext, name: str, x: Any, axis: Any, keep_dims: Any = F
             v = convert(v, dtype)
     elif name in ("argmax", "argmin"):
         out = tl.int32
+    elif name in ("max", "min"):
+        out = MINMAX_WIDENS.get(v.dtype.name, v.dtype)
+        v = convert(v, out)
     else:
         out = v.dtype
     shape = _result_shape(v, a)
