@@ -192,7 +192,8 @@ Expected<std::unique_ptr<LoadedModule>> IrModuleLoader::load(const ModuleSource&
     std::span<const std::byte> ir = source.bytes;
     if (isSource) {
       const auto start = std::chrono::steady_clock::now();
-      Expected<SourceBitcode> bitcode = compileSource(sourceText, input.sourceName, *options);
+      Expected<SourceBitcode> bitcode =
+          compileSource(sourceText, input.sourceName, *options, cache ? &*cache : nullptr);
       if (!bitcode) return bitcode.status();
       fromSource = bitcode.take();
       debugLog(

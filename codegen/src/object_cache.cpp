@@ -110,12 +110,16 @@ std::optional<std::filesystem::path> cacheDirectoryFromEnvironment() {
   return std::nullopt;
 }
 
-CacheKeyBuilder::CacheKeyBuilder(std::string_view kind, const CompileOptions& options,
-                                 const TargetDescription& target) {
+CacheKeyBuilder::CacheKeyBuilder(std::string_view kind) {
   field(kind);
   field(concat(TCPU_VERSION_MAJOR, ".", TCPU_VERSION_MINOR, ".", TCPU_VERSION_PATCH));
   field(TCPU_CODEGEN_BUILD_ID);
   field(LLVM_VERSION_STRING);
+}
+
+CacheKeyBuilder::CacheKeyBuilder(std::string_view kind, const CompileOptions& options,
+                                 const TargetDescription& target)
+    : CacheKeyBuilder(kind) {
   field(target.triple);
   field(target.cpu);
   field(target.features);
@@ -228,8 +232,7 @@ std::filesystem::path ObjectCache::entryPath(const std::string& key) const {
 
 std::optional<CompiledModule> ObjectCache::load(const std::string& key) const {
   const std::filesystem::path path = entryPath(key);
-  if (!std::filesystem::exists(directory_)) return std::nullopt;
-  if (!trustedDirectory(directory_)) return std::nullopt;
+  if (!readable()) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     debugLog(concat("cache miss: ", path.string()));
@@ -246,20 +249,44 @@ std::optional<CompiledModule> ObjectCache::load(const std::string& key) const {
   return module;
 }
 
-void ObjectCache::store(const std::string& key, const CompiledModule& module) const {
+bool ObjectCache::readable() const {
+  return std::filesystem::exists(directory_) && trustedDirectory(directory_);
+}
+
+bool ObjectCache::prepareDirectory() const {
   std::error_code error;
   // Parents as the user's umask says; the cache directory itself private.
   std::filesystem::create_directories(directory_.parent_path(), error);
   if (::mkdir(directory_.c_str(), 0700) != 0 && errno != EEXIST) {
     debugLog(
         concat("cannot create cache directory ", directory_.string(), ": ", std::strerror(errno)));
-    return;
+    return false;
   }
-  if (!trustedDirectory(directory_)) return;
+  return trustedDirectory(directory_);
+}
+
+std::filesystem::path ObjectCache::temporaryPath(const std::string& key) const {
   // A name no other writer uses: pid, a per-process counter and randomness.
   static std::atomic<uint64_t> counter{0};
-  const std::filesystem::path temporary =
-      directory_ / concat(key, ".tmp.", ::getpid(), ".", counter++, ".", std::random_device{}());
+  return directory_ / concat(key, ".tmp.", ::getpid(), ".", counter++, ".", std::random_device{}());
+}
+
+bool ObjectCache::publish(const std::filesystem::path& temporary,
+                          const std::filesystem::path& path) const {
+  std::error_code error;
+  // rename() replaces atomically: readers see the old file or the whole new one.
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    debugLog(concat("cannot publish cache file ", path.string(), ": ", error.message()));
+    std::filesystem::remove(temporary, error);
+    return false;
+  }
+  return true;
+}
+
+void ObjectCache::store(const std::string& key, const CompiledModule& module) const {
+  if (!prepareDirectory()) return;
+  const std::filesystem::path temporary = temporaryPath(key);
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     const std::string bytes = serializeEntry(module);
@@ -267,18 +294,13 @@ void ObjectCache::store(const std::string& key, const CompiledModule& module) co
     out.flush();
     if (!out) {
       debugLog(concat("cannot write cache entry ", temporary.string()));
+      std::error_code error;
       std::filesystem::remove(temporary, error);
       return;
     }
   }
-  // rename() replaces atomically: readers see the old entry or the whole new one.
-  std::filesystem::rename(temporary, entryPath(key), error);
-  if (error) {
-    debugLog(concat("cannot publish cache entry: ", error.message()));
-    std::filesystem::remove(temporary, error);
-    return;
-  }
-  debugLog(concat("cache store: ", entryPath(key).string()));
+  if (publish(temporary, entryPath(key)))
+    debugLog(concat("cache store: ", entryPath(key).string()));
 }
 
 } // namespace tcpu::codegen

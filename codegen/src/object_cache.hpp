@@ -25,6 +25,8 @@ class CacheKeyBuilder {
 public:
   CacheKeyBuilder(std::string_view kind, const CompileOptions& options,
                   const TargetDescription& target);
+  // Without the target and options: for what depends on neither (precompiled headers).
+  explicit CacheKeyBuilder(std::string_view kind);
   CacheKeyBuilder& field(std::string_view text);
   std::string finish();
 
@@ -50,6 +52,18 @@ public:
   // Atomic (temporary file + rename): concurrent writers of one key are safe.
   // Failures only cost the next load a compile, so they are reported at debug level.
   void store(const std::string& key, const CompiledModule& module) const;
+
+  // For other files kept in the cache (precompiled headers): whether the directory exists and
+  // is trusted (owned by this user, writable by nobody else)...
+  bool readable() const;
+  // ...creating it (private) if need be;
+  bool prepareDirectory() const;
+  // a name for writing the file of `key` that no other writer uses ("<key>.tmp.<pid>.<n>.<r>",
+  // which `tcpu cache clear` removes when its writer is gone);
+  std::filesystem::path temporaryPath(const std::string& key) const;
+  // and renaming it into place atomically (false, the temporary removed, when that fails).
+  bool publish(const std::filesystem::path& temporary, const std::filesystem::path& path) const;
+  const std::filesystem::path& directory() const { return directory_; }
 
 private:
   std::filesystem::path directory_;

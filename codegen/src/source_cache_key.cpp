@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "clang_invocation.hpp"
 #include "kernel_headers.hpp"
 #include "object_cache.hpp"
 #include "source_compiler.hpp"

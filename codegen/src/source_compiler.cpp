@@ -3,18 +3,12 @@
 #include <time.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
-#include <map>
-#include <mutex>
 #include <system_error>
 
-#include <clang/Basic/Diagnostic.h>
-#include <clang/Basic/DiagnosticOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
-#include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Frontend/Utils.h>
 #include <clang/Lex/HeaderSearchOptions.h>
 #include <clang/Lex/PreprocessorOptions.h>
@@ -22,44 +16,15 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/TargetParser/Host.h>
 
+#include "clang_invocation.hpp"
 #include "debug_log.hpp"
-#include "kernel_flags.h"
 #include "kernel_headers.hpp"
 #include "llvm_guard.hpp"
+#include "precompiled_header.hpp"
 
 namespace tcpu::codegen {
 namespace {
-
-// Environment variables clang's driver reads for include directories.
-constexpr const char* kDriverEnvironment[] = {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH",
-                                              "SDKROOT"};
-
-std::vector<std::string> clangArguments(const std::string& name, const CompileOptions& options) {
-  std::vector<std::string> arguments = {
-      "clang++", "--target=" + llvm::sys::getProcessTriple(), "-x", "c++", "-std=c++20",
-      // Frontend at -O2 (no optnone), but no LLVM passes: the IR pipeline
-      // optimizes for the target once.
-      "-O2", "-Xclang", "-disable-llvm-passes", "-fno-exceptions", "-fno-rtti", "-fno-math-errno",
-      options.fpContract ? "-ffp-contract=on" : "-ffp-contract=off", "-resource-dir",
-      TCPU_CLANG_RESOURCE_DIR, "-emit-llvm", "-c", name};
-  for (const std::string& directory : kernelIncludeDirectories())
-    arguments.push_back("-I" + directory);
-  if (options.fastMath) arguments.push_back("-ffast-math");
-  return arguments;
-}
-
-std::shared_ptr<clang::CompilerInvocation>
-createInvocation(const std::vector<std::string>& arguments,
-                 llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> diagnostics) {
-  std::vector<const char*> argv;
-  for (const std::string& argument : arguments)
-    argv.push_back(argument.c_str());
-  clang::CreateInvocationOptions invocationOptions;
-  invocationOptions.Diags = std::move(diagnostics);
-  return clang::createInvocation(argv, invocationOptions);
-}
 
 // Records every file the compile reads, system headers included, except the PCH-like module
 // files and names that are no files.
@@ -112,23 +77,24 @@ std::vector<FileStamp> stampInputs(llvm::ArrayRef<std::string> files, const std:
 }
 
 Status compileInto(std::string_view source, const std::string& name, const CompileOptions& options,
-                   SourceBitcode& result) {
-  std::string diagnosticsText;
-  llvm::raw_string_ostream diagnosticsStream(diagnosticsText);
-  auto diagnosticOptions = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-  auto* printer = new clang::TextDiagnosticPrinter(diagnosticsStream, diagnosticOptions.get());
-  auto diagnostics = clang::CompilerInstance::createDiagnostics(diagnosticOptions.get(), printer);
-
+                   const std::optional<std::filesystem::path>& pch, SourceBitcode& result) {
+  CapturedDiagnostics diagnostics;
   std::shared_ptr<clang::CompilerInvocation> invocation =
-      createInvocation(clangArguments(name, options), diagnostics);
+      createKernelInvocation(name, options, diagnostics);
   if (!invocation)
-    return Status(TCPU_ERROR_INVALID_SOURCE, concat("cannot set up the C++ compiler for ", name,
-                                                    ": ", diagnosticsStream.str()));
+    return Status(TCPU_ERROR_INVALID_SOURCE,
+                  concat("cannot set up the C++ compiler for ", name, ": ", diagnostics.text()));
   // The text is compiled from memory; `name` only places it (and its includes).
   invocation->getPreprocessorOpts().addRemappedFile(
       name,
       llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(source.data(), source.size()), name)
           .release());
+  if (pch) {
+    invocation->getPreprocessorOpts().ImplicitPCHInclude = pch->string();
+    // Every file the header was built from is checked, system headers too (by default clang
+    // checks only the others).
+    invocation->getHeaderSearchOpts().ModulesValidateSystemHeaders = true;
+  }
   invocation->getFrontendOpts().DisableFree = false;
   // Parameter names reach the kernel descriptions (tcpuFuncGetParamInfo, AOT launchers).
   invocation->getCodeGenOpts().DiscardValueNames = false;
@@ -138,23 +104,31 @@ Status compileInto(std::string_view source, const std::string& name, const Compi
 
   clang::CompilerInstance compiler;
   compiler.setInvocation(std::move(invocation));
-  compiler.setDiagnostics(diagnostics.get());
+  compiler.setDiagnostics(&diagnostics.engine());
   auto inputs = std::make_shared<InputCollector>();
   compiler.addDependencyCollector(inputs);
   llvm::LLVMContext context;
   clang::EmitLLVMOnlyAction action(&context);
-  debugLog(concat("clang: compiling ", name));
+  debugLog(concat("clang: compiling ", name, pch ? concat(" with ", pch->string()) : ""));
   const int64_t started = fileClockNowNs();
   const bool compiled = compiler.ExecuteAction(action);
   std::unique_ptr<llvm::Module> module = compiled ? action.takeModule() : nullptr;
   if (!module)
     return Status(TCPU_ERROR_INVALID_SOURCE,
-                  concat("C++ kernel source does not compile:\n", diagnosticsStream.str()));
+                  concat("C++ kernel source does not compile:\n", diagnostics.text()));
   llvm::raw_string_ostream out(result.bitcode);
   llvm::WriteBitcodeToFile(*module, out);
   out.flush();
   result.inputs = stampInputs(inputs->getDependencies(), name, started, result.inputsKnown);
   return {};
+}
+
+Status compileGuarded(std::string_view source, const std::string& name,
+                      const CompileOptions& options,
+                      const std::optional<std::filesystem::path>& pch, SourceBitcode& result) {
+  result = {};
+  return runGuarded("compiling C++ kernel source",
+                    [&] { return compileInto(source, name, options, pch, result); });
 }
 
 } // namespace
@@ -173,52 +147,29 @@ bool isKernelSourceText(std::span<const std::byte> bytes) {
 }
 
 Expected<SourceBitcode> compileSource(std::string_view source, const std::string& name,
-                                      const CompileOptions& options) {
+                                      const CompileOptions& options, const ObjectCache* pchCache) {
+  std::optional<std::filesystem::path> pch;
+  if (pchCache && startsWithTlInclude(source)) pch = precompiledTl(*pchCache, options, false);
   SourceBitcode result;
-  Status status = runGuarded("compiling C++ kernel source",
-                             [&] { return compileInto(source, name, options, result); });
+  Status status = compileGuarded(source, name, options, pch, result);
+  // clang names the precompiled header when it refuses it (a file it was built from changed
+  // since, a damaged file): build it again, else compile without.
+  for (bool rebuilt = false;
+       !status.ok() && pch && status.message().find(pch->string()) != std::string::npos;
+       rebuilt = true) {
+    debugLog(concat("pch: clang refused ", pch->string(), rebuilt ? ": compiling without" : ""));
+    pch = rebuilt ? std::nullopt : precompiledTl(*pchCache, options, true);
+    status = compileGuarded(source, name, options, pch, result);
+  }
   if (!status.ok()) return status;
   return result;
 }
 
 Expected<std::string> compileSourceToBitcode(std::string_view source, const std::string& name,
                                              const CompileOptions& options) {
-  Expected<SourceBitcode> compiled = compileSource(source, name, options);
+  Expected<SourceBitcode> compiled = compileSource(source, name, options, nullptr);
   if (!compiled) return compiled.status();
   return std::move(compiled->bitcode);
-}
-
-Expected<std::string> sourceCompileSignature(const std::string& name,
-                                             const CompileOptions& options) {
-  std::string signature;
-  for (const std::string& argument : clangArguments(name, options))
-    signature += argument + '\n';
-  for (const char* variable : kDriverEnvironment) {
-    const char* value = std::getenv(variable);
-    signature += concat(variable, "=", value ? value : "<unset>", "\n");
-  }
-  static std::mutex mutex;
-  static std::map<std::string, std::string> searchPaths; // by the text above
-  std::lock_guard lock(mutex);
-  if (auto known = searchPaths.find(signature); known != searchPaths.end()) return known->second;
-  auto diagnosticOptions = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-  std::string ignored;
-  llvm::raw_string_ostream ignoredStream(ignored);
-  auto diagnostics = clang::CompilerInstance::createDiagnostics(
-      diagnosticOptions.get(),
-      new clang::TextDiagnosticPrinter(ignoredStream, diagnosticOptions.get()));
-  std::shared_ptr<clang::CompilerInvocation> invocation =
-      createInvocation(clangArguments(name, options), diagnostics);
-  if (!invocation)
-    return Status(TCPU_ERROR_INVALID_SOURCE,
-                  concat("cannot set up the C++ compiler for ", name, ": ", ignored));
-  std::string full = signature;
-  const clang::HeaderSearchOptions& search = invocation->getHeaderSearchOpts();
-  full += concat("sysroot=", search.Sysroot, "\nresource=", search.ResourceDir, "\n");
-  for (const clang::HeaderSearchOptions::Entry& entry : search.UserEntries)
-    full += concat("search ", static_cast<int>(entry.Group), " ", entry.Path, "\n");
-  searchPaths.emplace(signature, full);
-  return full;
 }
 
 } // namespace tcpu::codegen

@@ -12,6 +12,7 @@
 
 #include "compile_options.hpp"
 #include "file_stamps.hpp"
+#include "object_cache.hpp"
 
 namespace tcpu::codegen {
 
@@ -26,18 +27,12 @@ struct SourceBitcode {
 
 // Compiles `source` (named `name` in messages; includes resolve next to it
 // when it is a real path). Compile errors are TCPU_ERROR_INVALID_SOURCE with
-// clang's diagnostics (file:line:column).
+// clang's diagnostics (file:line:column). With `pchCache`, a source that begins by including
+// tcpu/tl.h is compiled with tl.h precompiled, kept in that cache (precompiled_header.hpp).
 Expected<SourceBitcode> compileSource(std::string_view source, const std::string& name,
-                                      const CompileOptions& options);
+                                      const CompileOptions& options, const ObjectCache* pchCache);
 // The same, for callers that only need the bitcode.
 Expected<std::string> compileSourceToBitcode(std::string_view source, const std::string& name,
-                                             const CompileOptions& options);
-
-// What a compile of `name` with `options` depends on besides the source text and the files it
-// reads: clang's arguments, the header search path clang's driver makes of them on this
-// installation (which GCC's libstdc++, ...), and the environment variables the driver reads.
-// The driver is asked once per process per argument list (about 1 ms), never the compiler.
-Expected<std::string> sourceCompileSignature(const std::string& name,
                                              const CompileOptions& options);
 
 // Whether a path names C++ kernel source (.cpp, .cc, .cxx).

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "kernel_headers.hpp"
+#include "precompiled_header.hpp"
 #include "source_cache_key.hpp"
 #include "temp_dir.hpp"
 
@@ -56,6 +57,18 @@ TEST(KernelHeaders, TheKernelHeadersAreTheOnesTlIsIncludedFrom) {
   EXPECT_EQ(kernelHeaderDigest(), headerTreeDigest(kernelIncludeDirectories()));
 }
 
+TEST(PrecompiledTl, UsedOnlyWhereTheSourceBeginsWithTl) {
+  EXPECT_TRUE(startsWithTlInclude("#include \"tcpu/tl.h\"\nint x;"));
+  EXPECT_TRUE(startsWithTlInclude("// a kernel\n/* of\n tl */\n  #  include <tcpu/tl.h>\n"));
+  EXPECT_TRUE(startsWithTlInclude("#include \"tcpu/tl.h\""));
+  EXPECT_FALSE(startsWithTlInclude("#define X 1\n#include \"tcpu/tl.h\"\n"));
+  EXPECT_FALSE(startsWithTlInclude("#include <cstdint>\n#include \"tcpu/tl.h\"\n"));
+  EXPECT_FALSE(startsWithTlInclude("#include \"tcpu/tl.hpp\"\n"));
+  EXPECT_FALSE(startsWithTlInclude("#include \"tcpu/tl/core.h\"\n"));
+  EXPECT_FALSE(startsWithTlInclude("/* unterminated #include \"tcpu/tl.h\""));
+  EXPECT_FALSE(startsWithTlInclude(""));
+}
+
 TEST(SourceCacheKey, EveryOptionAndTargetDetailIsInIt) {
   const std::string source = "// k\nextern \"C\" void k(unsigned, unsigned, unsigned, unsigned, "
                              "unsigned, unsigned) {}\n";
@@ -70,14 +83,16 @@ TEST(SourceCacheKey, EveryOptionAndTargetDetailIsInIt) {
   const std::string base = key(source, name, {}, host);
   EXPECT_EQ(key(source, name, {}, host), base) << "not deterministic";
 
+  // One change each. (Strings are appended: g++ 12 warns falsely (-Wrestrict) on assigning
+  // literals here.)
   std::vector<CompileOptions> variants(7);
   variants[0].fpContract = false;
   variants[1].fastMath = true;
   variants[2].mathUlp = 35;
   variants[3].checkBounds = true;
-  variants[4].signature = "*fp32";
-  variants[5].kernelName = "k";
-  variants[6].targetCpu = "x86-64-v3";
+  variants[4].signature.append("*fp32");
+  variants[5].kernelName.append("k");
+  variants[6].targetCpu.append("x86-64-v3");
   std::set<std::string> keys = {base};
   for (const CompileOptions& options : variants)
     EXPECT_TRUE(keys.insert(key(source, name, options, host)).second) << options.fingerprint();

@@ -1,7 +1,8 @@
 // The compile cache for C++ kernel source: a load whose source, tcpu headers, options and the
 // other files clang read are unchanged hits the cache without running clang (TCPU_DEBUG=1
 // reports every clang run as "clang: compiling <name>"), in this process or a fresh one; any
-// change misses; many processes share one cache.
+// change misses; many processes share one cache. tl sources compile with tl.h precompiled
+// (kept in the cache), which changes no bitcode.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -49,6 +50,21 @@ void writeKernel(const std::filesystem::path& directory, int value) {
   writeFile(directory / "helper.h", "constexpr int32_t kValue = " + std::to_string(value) + ";\n");
 }
 
+// A tl kernel multiplying by `scale`: it begins by including tcpu/tl.h, so it compiles with tl.h
+// precompiled.
+std::string tlSource(int scale) {
+  return "#include \"tcpu/tl.h\"\n"
+         "struct scale_kernel : tcpu::tl::program {\n"
+         "  void operator()(const float* x, float* out, int32_t n) const {\n"
+         "    const auto offsets = program_id(0) * 64 + tcpu::tl::arange<0, 64>();\n"
+         "    tcpu::tl::store(out + offsets, tcpu::tl::load(x + offsets, offsets < n) * " +
+         std::to_string(scale) +
+         ".0f, offsets < n);\n"
+         "  }\n"
+         "};\n"
+         "TL_KERNEL(scale_kernel, scale_kernel);\n";
+}
+
 std::vector<std::filesystem::path> cacheFiles(const std::filesystem::path& directory) {
   std::vector<std::filesystem::path> files;
   if (std::filesystem::exists(directory))
@@ -76,6 +92,45 @@ protected:
     unsetenv("TCPU_DEBUG");
     keep(result, module, path.string());
     return log;
+  }
+
+  // Loads source text from memory with TCPU_DEBUG=1; returns what codegen reported on stderr.
+  std::string loadDataLogged(tcpuModule& module, const std::string& source) {
+    setenv("TCPU_DEBUG", "1", 1);
+    ::testing::internal::CaptureStderr();
+    const tcpuResult result = tcpuModuleLoadData(&module, source.data(), source.size());
+    std::string log = ::testing::internal::GetCapturedStderr();
+    unsetenv("TCPU_DEBUG");
+    keep(result, module, "source from memory");
+    return log;
+  }
+
+  // What scale_kernel of `module` makes of 0, 1, ..., 99.
+  std::vector<float> scaled(tcpuModule module) {
+    std::vector<float> x(100), out(100, -1.0f);
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = static_cast<float>(i);
+    const float* px = x.data();
+    float* po = out.data();
+    int32_t n = 100;
+    void* params[] = {&px, &po, &n};
+    EXPECT_TCPU(tcpuLaunchKernel(function(module, "scale_kernel"), 2, 1, 1, 1, 1, 1, 0, nullptr,
+                                 params, nullptr));
+    return out;
+  }
+
+  static std::vector<float> times(float scale) {
+    std::vector<float> expected(100);
+    for (size_t i = 0; i < expected.size(); ++i)
+      expected[i] = static_cast<float>(i) * scale;
+    return expected;
+  }
+
+  std::vector<std::filesystem::path> precompiledHeaders() {
+    std::vector<std::filesystem::path> found;
+    for (const std::filesystem::path& file : cacheFiles(cacheDir_))
+      if (file.extension() == ".tcpupch") found.push_back(file);
+    return found;
   }
 
   // What the kernel of `module` stores.
@@ -122,7 +177,8 @@ protected:
   TempDir dir_;
 };
 
-// The child side of the tests below: loads the kernel it is given and checks its value.
+// The child side of the tests below: loads the kernel it is given (kernel.cpp, or tlSource in
+// scale.cpp) and checks its value.
 TEST_F(SourceCache, ChildLoadsKernel) {
   const char* kernel = std::getenv("TCPU_TEST_CHILD_KERNEL");
   if (!kernel) GTEST_SKIP() << "run by the other SourceCache tests";
@@ -131,7 +187,11 @@ TEST_F(SourceCache, ChildLoadsKernel) {
   const tcpuResult loaded = tcpuModuleLoad(&module, kernel);
   keep(loaded, module, kernel);
   ASSERT_NE(module, nullptr);
-  EXPECT_EQ(stamped(module), std::atoi(std::getenv("TCPU_TEST_CHILD_EXPECTED")));
+  const int expected = std::atoi(std::getenv("TCPU_TEST_CHILD_EXPECTED"));
+  if (std::string(kernel).ends_with("scale.cpp"))
+    EXPECT_EQ(scaled(module), times(static_cast<float>(expected)));
+  else
+    EXPECT_EQ(stamped(module), expected);
 }
 
 TEST_F(SourceCache, AFreshProcessLoadsWithoutClang) {
@@ -145,6 +205,56 @@ TEST_F(SourceCache, AFreshProcessLoadsWithoutClang) {
   const std::string childLog = readFile(log);
   EXPECT_EQ(childLog.find(kClangRan), std::string::npos) << childLog;
   EXPECT_NE(childLog.find("cache hit"), std::string::npos) << childLog;
+  EXPECT_TRUE(precompiledHeaders().empty()) << "the source does not begin with tl.h";
+}
+
+TEST_F(SourceCache, TlSourcesShareAPrecompiledTl) {
+  tcpuModule first = nullptr;
+  const std::string firstLog = loadDataLogged(first, tlSource(2));
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(scaled(first), times(2.0f));
+  const std::vector<std::filesystem::path> headers = precompiledHeaders();
+  ASSERT_EQ(headers.size(), 1u) << firstLog;
+  EXPECT_NE(firstLog.find("pch: built " + headers[0].string()), std::string::npos) << firstLog;
+  EXPECT_NE(firstLog.find("with " + headers[0].string()), std::string::npos) << firstLog;
+
+  tcpuModule second = nullptr;
+  const std::string secondLog = loadDataLogged(second, tlSource(3));
+  ASSERT_NE(second, nullptr);
+  EXPECT_EQ(scaled(second), times(3.0f));
+  EXPECT_NE(secondLog.find("with " + headers[0].string()), std::string::npos) << secondLog;
+  EXPECT_EQ(secondLog.find("pch: built"), std::string::npos) << secondLog;
+}
+
+TEST_F(SourceCache, APrecompiledTlChangesNoBitcode) {
+  tcpuModule with = nullptr;
+  loadDataLogged(with, tlSource(2));
+  ASSERT_EQ(precompiledHeaders().size(), 1u);
+  // A line before the include: no precompiled header, and the same bitcode, whose object the
+  // first load stored (a hit under the bitcode's key after clang ran).
+  tcpuModule without = nullptr;
+  const std::string log = loadDataLogged(without, "#define TCPU_TEST_NO_PCH 1\n" + tlSource(2));
+  ASSERT_NE(without, nullptr);
+  EXPECT_EQ(scaled(without), times(2.0f));
+  EXPECT_NE(log.find(kClangRan), std::string::npos) << log;
+  EXPECT_EQ(log.find(".tcpupch"), std::string::npos) << log;
+  EXPECT_NE(log.find("cache hit"), std::string::npos) << "other bitcode with tl.h precompiled:\n"
+                                                      << log;
+}
+
+TEST_F(SourceCache, ADamagedPrecompiledTlIsRebuilt) {
+  tcpuModule first = nullptr;
+  loadDataLogged(first, tlSource(2));
+  const std::vector<std::filesystem::path> headers = precompiledHeaders();
+  ASSERT_EQ(headers.size(), 1u);
+  writeFile(headers[0], std::string(4096, 'x'));
+  tcpuModule second = nullptr;
+  const std::string log = loadDataLogged(second, tlSource(3));
+  ASSERT_NE(second, nullptr) << log;
+  EXPECT_EQ(scaled(second), times(3.0f));
+  EXPECT_NE(log.find("pch: clang refused " + headers[0].string()), std::string::npos) << log;
+  EXPECT_NE(log.find("pch: built " + headers[0].string()), std::string::npos) << log;
+  EXPECT_GT(std::filesystem::file_size(headers[0]), 4096u);
 }
 
 TEST_F(SourceCache, SourceFromMemoryHitsToo) {
@@ -224,6 +334,26 @@ TEST_F(SourceCache, ConcurrentProcessesShareOneCache) {
   tcpuModule module = nullptr;
   EXPECT_EQ(loadLogged(module, dir_.path() / "kernel.cpp").find(kClangRan), std::string::npos);
   EXPECT_EQ(stamped(module), 1);
+}
+
+TEST_F(SourceCache, ConcurrentProcessesShareOnePrecompiledTl) {
+  const std::filesystem::path shared = dir_.path() / "shared-cache";
+  writeFile(dir_.path() / "scale.cpp", tlSource(5));
+  std::vector<pid_t> children;
+  for (int i = 0; i < 4; ++i)
+    children.push_back(spawnChild(dir_.path() / "scale.cpp", 5, shared,
+                                  dir_.path() / ("child" + std::to_string(i) + ".log")));
+  for (size_t i = 0; i < children.size(); ++i)
+    EXPECT_TRUE(exitedCleanly(children[i]))
+        << readFile(dir_.path() / ("child" + std::to_string(i) + ".log"));
+  size_t objects = 0, headers = 0;
+  for (const std::filesystem::path& file : cacheFiles(shared)) {
+    objects += file.extension() == ".tcpuobj";
+    headers += file.extension() == ".tcpupch";
+  }
+  EXPECT_EQ(objects, 2u);
+  EXPECT_EQ(headers, 1u);
+  EXPECT_EQ(cacheFiles(shared).size(), 3u) << "temporaries left";
 }
 
 } // namespace
