@@ -11,6 +11,7 @@ debian_packages=(
   libsleef-dev libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
   zlib1g-dev libzstd-dev
   python3-numpy python3-torch python3-pytest python3-pytest-xdist python3-dev pybind11-dev
+  python3-tabulate  # Triton's tutorial 04 prints its tables with it
 )
 # The Python package (python/) builds against Homebrew's python@3.11, with its numpy and pytorch.
 # Homebrew has no pytest formula: tests/python needs `python3.11 -m pip install pytest

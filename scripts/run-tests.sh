@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, checks formatting, builds with clang-19 and (on
-# Linux) g++-12 with warnings as errors, runs the whole test suite on both, and checks
+# Linux) g++-12 with warnings as errors, runs the whole test suite on both, the Python
+# tests (scripts/run-python-tests.sh) on the clang build, and checks
 # the clang build as an installed package (scripts/check-package.sh), then the sanitizer
 # builds (scripts/run-sanitizers.sh) and the fuzzers (scripts/run-fuzzers.sh).
 set -euo pipefail
@@ -19,6 +20,9 @@ for toolchain in "${toolchains[@]}"; do
   # tcpu as an installed package, used by a project of its own (examples/aot_vector_add).
   if [ "$toolchain" = clang ]; then
     "$here/scripts/check-package.sh" "$build_dir"
+    # The Python front end and package (tests/python), once: the extension is built by both
+    # toolchains, the Python code is the same.
+    "$here/scripts/run-python-tests.sh" "$build_dir"
   fi
 done
 

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Prints the Python interpreter tcpu's Python package is built and tested with: one that has
+# numpy, torch and pytest. On Debian that is /usr/bin/python3 with python3-numpy, -torch and
+# -pytest from apt; the python3 first on PATH may be another interpreter (pyenv's, a virtual
+# environment's) without them. TCPU_PYTHON overrides.
+set -euo pipefail
+for candidate in "${TCPU_PYTHON:-}" /usr/bin/python3 python3; do
+  [ -n "$candidate" ] || continue
+  command -v "$candidate" >/dev/null 2>&1 || continue
+  if "$candidate" -c "import numpy, torch, pytest" >/dev/null 2>&1; then
+    command -v "$candidate"
+    exit 0
+  fi
+done
+echo "find-python: no python3 with numpy, torch and pytest (scripts/install-deps.sh installs them)" >&2
+exit 1

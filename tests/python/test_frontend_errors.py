@@ -1,0 +1,241 @@
+"""Kernels Triton rejects, and bad launches: each raises a Python exception that names the
+kernel's file, line and column and shows the source line (compile errors), or names the
+argument and value (launch errors), and changes nothing. No C++ diagnostic reaches the user."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+import torch
+
+import triton
+import triton.language as tl
+from tcpu.frontend.errors import CompilationError, InternalError, UnsupportedError
+
+GLOBAL_INT = 7  # not a tl.constexpr: kernels may not read it
+GLOBAL_CONST = tl.constexpr(4)
+
+
+def line_of(fn, text: str) -> int:
+    """The file line of the first source line of `fn` containing `text`."""
+    lines, first = inspect.getsourcelines(fn.fn)
+    for i, line in enumerate(lines):
+        if text in line:
+            return first + i
+    raise AssertionError(text)
+
+
+def compile_error(kernel, *args, grid=(1,), **kwargs) -> CompilationError:
+    with pytest.raises(CompilationError) as info:
+        kernel[grid](*args, **kwargs)
+    err = info.value
+    assert not isinstance(err, InternalError), str(err)
+    assert __file__ in str(err) or "test_frontend_errors.py" in str(err)
+    assert "error:" not in str(err)  # no clang diagnostic
+    return err
+
+
+def out() -> torch.Tensor:
+    return torch.zeros(16)
+
+
+@triton.jit
+def k_break(X):
+    for i in range(4):
+        break
+    tl.store(X, 1.0)
+
+
+@triton.jit
+def k_chained(X, n):
+    if 0 < n < 4:
+        tl.store(X, 1.0)
+
+
+@triton.jit
+def k_global(X):
+    tl.store(X, GLOBAL_INT)
+
+
+@triton.jit
+def k_global_ok(X):
+    tl.store(X + tl.arange(0, GLOBAL_CONST), 2.0)
+
+
+@triton.jit
+def k_undefined(X):
+    tl.store(X, not_defined_anywhere)  # noqa: F821
+
+
+@triton.jit
+def k_if_types(X, n):
+    if n > 0:
+        y = 1.0
+    else:
+        y = 1
+    tl.store(X, y)
+
+
+@triton.jit
+def k_loop_type(X, n):
+    acc = 0
+    for i in range(n):
+        acc += 1.5
+    tl.store(X, acc)
+
+
+@triton.jit
+def k_arange_pow2(X):
+    tl.store(X + tl.arange(0, 12), 1.0)
+
+
+@triton.jit
+def k_arange_runtime(X, n):
+    tl.store(X + tl.arange(0, n), 1.0)
+
+
+@triton.jit
+def k_other_without_mask(X):
+    x = tl.load(X + tl.arange(0, 16), other=0.0)
+    tl.store(X + tl.arange(0, 16), x)
+
+
+@triton.jit
+def k_static_assert(X, BLOCK: tl.constexpr):
+    tl.static_assert(BLOCK % 32 == 0, "BLOCK must be a multiple of 32")
+    tl.store(X, 1.0)
+
+
+@triton.jit
+def k_return_in_loop(X, n):
+    for i in range(n):
+        return
+    tl.store(X, 1.0)
+
+
+@triton.jit
+def k_subscript_store(X):
+    x = tl.load(X + tl.arange(0, 16))
+    x[0] = 1.0
+    tl.store(X + tl.arange(0, 16), x)
+
+
+@triton.jit
+def k_rank3(X):
+    x = tl.arange(0, 4)[:, None, None]
+    tl.store(X, 1.0)
+
+
+@triton.jit
+def helper_bad(x):
+    return x + tl.arange(0, 3)
+
+
+@triton.jit
+def k_calls_helper(X):
+    tl.store(X + tl.arange(0, 4), helper_bad(1.0))
+
+
+@triton.jit
+def k_shapes(X):
+    a = tl.arange(0, 16)
+    b = tl.arange(0, 8)
+    tl.store(X + a, a + b)
+
+
+@triton.jit
+def k_ok(X, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(X + offs, 1.0, mask=offs < n)
+
+
+CASES = [
+    (k_break, (), "        break", "'break' is not supported"),
+    (k_chained, (3,), "0 < n < 4", "chained comparisons"),
+    (k_global, (), "GLOBAL_INT)", "global variable GLOBAL_INT"),
+    (k_undefined, (), "not_defined_anywhere", "name 'not_defined_anywhere' is not defined"),
+    (k_if_types, (3,), "if n > 0", "between the then-branch (fp32) and the else-branch (int32)"),
+    (k_loop_type, (3,), "acc += 1.5", "loop-carried variable 'acc'"),
+    (k_arange_pow2, (), "tl.arange(0, 12)", "power of 2"),
+    (k_arange_runtime, (5,), "tl.arange(0, n)", "must be a compile-time constant"),
+    (k_other_without_mask, (), "other=0.0", "`other` cannot be provided without `mask`"),
+    (k_return_in_loop, (3,), "        return", "return inside a loop"),
+    (k_subscript_store, (), "x[0] = 1.0", "assignment to a subscript"),
+    (k_shapes, (), "a + b", "cannot broadcast shapes [16] and [8]"),
+]
+
+
+@pytest.mark.parametrize("kernel, args, where, message", CASES,
+                         ids=[c[0].__name__ for c in CASES])
+def test_rejected_kernel_names_its_line(kernel, args, where, message) -> None:
+    err = compile_error(kernel, out(), *args)
+    assert message in str(err), str(err)
+    assert err.location is not None
+    assert err.location.line == line_of(kernel, where), str(err)
+    assert where.split("(")[0].strip() in err.location.source_line
+    assert kernel.__name__ in str(err)
+
+
+def test_static_assert_message_and_line() -> None:
+    err = compile_error(k_static_assert, out(), BLOCK=16)
+    assert "BLOCK must be a multiple of 32" in str(err)
+    assert err.location.line == line_of(k_static_assert, "tl.static_assert")
+    k_static_assert[(1,)](out(), BLOCK=64)  # the same kernel with a valid constexpr compiles
+
+
+def test_error_inside_helper_points_at_the_helper() -> None:
+    err = compile_error(k_calls_helper, out())
+    assert err.location.line == line_of(helper_bad, "tl.arange(0, 3)")
+    assert "power of 2" in str(err)
+
+
+def test_unsupported_feature_is_named() -> None:
+    with pytest.raises(UnsupportedError) as info:
+        k_rank3[(1,)](out())
+    assert "rank 3" in str(info.value)
+    assert info.value.location.line == line_of(k_rank3, "[:, None, None]")
+
+
+def test_constexpr_global_is_allowed() -> None:
+    x = out()
+    k_global_ok[(1,)](x)
+    assert x[:4].tolist() == [2.0] * 4 and x[4:].sum().item() == 0
+
+
+def test_jit_function_is_not_callable_from_python() -> None:
+    with pytest.raises(RuntimeError, match="outside of a kernel"):
+        k_ok(out(), 3, 16)
+
+
+@pytest.mark.parametrize("grid, message", [
+    ((-1,), "out of range"), ((1, 2, 3, 4), "1 to 3 ints"), (("a",), "must be an int"),
+    (lambda meta: [2**31], "out of range"),
+])
+def test_bad_grid_raises_and_launches_nothing(grid, message) -> None:
+    x = out()
+    with pytest.raises(ValueError, match=message):
+        k_ok[grid](x, 16, BLOCK=16)
+    assert x.sum().item() == 0
+
+
+def test_bad_arguments_raise_and_launch_nothing() -> None:
+    x = out()
+    with pytest.raises(TypeError, match="missing required argument 'n'"):
+        k_ok[(1,)](x, BLOCK=16)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        k_ok[(1,)](x, 16, BLOCK=16, bogus=1)
+    with pytest.raises(TypeError, match="takes 3 arguments but 4 were given"):
+        k_ok[(1,)](x, 16, 16, 5)
+    with pytest.raises(TypeError, match="argument 'X' is on device 'meta'"):
+        k_ok[(1,)](torch.empty(16, device="meta"), 16, BLOCK=16)
+    with pytest.raises(TypeError, match="argument 'X' has dtype torch.complex64"):
+        k_ok[(1,)](torch.zeros(16, dtype=torch.complex64), 16, BLOCK=16)
+    with pytest.raises(TypeError, match="argument 'n' is a str"):
+        k_ok[(1,)](x, "16", BLOCK=16)
+    with pytest.raises(TypeError, match="argument 'n' = 36893488147419103232 does not fit"):
+        k_ok[(1,)](x, 2**65, BLOCK=16)
+    assert x.sum().item() == 0
+    # GPU-only launch options are accepted and ignored; the launch then works.
+    k_ok[(1,)](x, 16, BLOCK=16, num_warps=8, num_stages=3, num_ctas=1, maxnreg=128)
+    assert x.sum().item() == 16
