@@ -40,6 +40,7 @@ class CompiledKernel:
     params: list[Param]
     codes: str
     handle: Any = None  # the extension's Kernel
+    asserts: bool = True  # whether the body has device_assert / assert statements
     # Triton's CompiledKernel fields that tools and tutorials read. A CPU program has no
     # register file or shared memory to budget; 1 (not 0) keeps users' occupancy arithmetic
     # (`NUM_REGS // (n_regs * WARP_SIZE * num_warps)`, `SIZE_SMEM // shared`) defined.
@@ -54,6 +55,11 @@ class CompiledKernel:
         CompiledKernel takes every argument, constexprs included, in order)."""
         from .launcher import launch_compiled
         return lambda *args: launch_compiled(self, grid, list(args))
+
+    def __post_init__(self) -> None:
+        # What every launch reads, computed once.
+        self.param_indices = [p.index for p in self.params]
+        self.check_aliasing = bool(self.readonly_pointers and self.written_pointers)
 
     @property
     def asm(self) -> dict[str, str]:
@@ -90,7 +96,7 @@ def _param_value(name: str, kind: tuple[Any, ...]) -> tuple[Any, tl.dtype | None
 
 
 def generate(jit: Any, key_kinds: list[tuple[Any, ...]], constexprs: dict[str, Any],
-             debug: bool, all_mutable: bool) -> tuple[str, str, list[Param]]:
+             debug: bool, all_mutable: bool) -> tuple[str, str, list[Param], Lowerer]:
     """The C++ source of one specialization, its kernel name and run-time parameters."""
     source = jit.source()
     names = jit.arg_names
@@ -139,13 +145,13 @@ def generate(jit: Any, key_kinds: list[tuple[Any, ...]], constexprs: dict[str, A
         f"TL_KERNEL({kernel}, tcpu_kernel);",
         "",
     ])
-    return text, kernel, params
+    return text, kernel, params, lowerer
 
 
 def compile_specialization(jit: Any, key_kinds: list[tuple[Any, ...]], constexprs: dict[str, Any],
                            debug: bool, all_mutable: bool, fp_contract: bool = True
                            ) -> CompiledKernel:
-    text, name, params = generate(jit, key_kinds, constexprs, debug, all_mutable)
+    text, name, params, lowerer = generate(jit, key_kinds, constexprs, debug, all_mutable)
     codes = "".join("P" if p.dtype.is_ptr() else CODES[p.dtype.name] for p in params)
     from .. import _tcpu
     dump = os.environ.get("TCPU_DUMP_PYTHON_SOURCE")
@@ -160,7 +166,8 @@ def compile_specialization(jit: Any, key_kinds: list[tuple[Any, ...]], constexpr
             f"tcpu generated C++ that clang rejected for kernel '{name}' (a bug in tcpu, please "
             f"report it with this message):\n{e.detail}\n--- generated source ---\n{text}",
             None, name) from None
-    return CompiledKernel(name=name, source=text, params=params, codes=codes, handle=handle)
+    return CompiledKernel(name=name, source=text, params=params, codes=codes, handle=handle,
+                          asserts=lowerer.saw_assert)
 
 
 __all__ = ["CompiledKernel", "CompilationError", "compile_specialization", "generate"]

@@ -1,13 +1,85 @@
 """The launch path: arguments -> specialization key -> compiled kernel -> grid -> launch.
-Runs on every launch, so it does only what the key needs, once per argument."""
+
+It runs on every launch, so each argument is looked at once: a classifier chosen by the
+argument's Python type (a dict lookup) returns both its part of the key and what the launch
+passes (an address, or the number itself)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .compiler import CompiledKernel, compile_specialization
 from .errors import CompilationError
-from .specialize import ArgumentError, arg_key, pointer_of
+from .specialize import TORCH_DTYPES, ArgumentError, arg_key, int_kind, pointer_of
+
+# A classifier: (value, name, specialize, specialize_alignment) -> (key part, launch value).
+Classifier = Callable[[Any, str, bool, bool], tuple[Any, Any]]
+_CLASSIFIERS: dict[type, Classifier] = {}
+_TORCH_DTYPE_NAMES: dict[Any, str] = {}
+
+
+def _int(value: int, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    if specialize and value == 1:
+        return ("c", 1), None
+    if -2**31 <= value < 2**31:
+        return ("i", "int32", specialize and value % 16 == 0), value
+    return ("i", int_kind(value, name), specialize and value % 16 == 0), value
+
+
+def _float(value: float, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    return ("f",), value
+
+
+def _bool(value: bool, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    return ("b",), value
+
+
+def _none(value: None, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    return ("c", None), None
+
+
+def _torch_tensor(t: Any, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    dtype = _TORCH_DTYPE_NAMES.get(t.dtype)
+    if dtype is None or not t.is_cpu:
+        p = pointer_of(t, name)  # raises with the reason
+        assert p is not None
+        dtype = p.dtype
+        _TORCH_DTYPE_NAMES[t.dtype] = dtype
+    address = t.data_ptr()
+    return ("P", dtype, align and address % 16 == 0), address
+
+
+def _generic(value: Any, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    """Anything else: arrays (the array interface, __dlpack__), numpy scalars, ..."""
+    kind = arg_key(value, name, specialize, align)
+    if kind[0] == "P":
+        p = pointer_of(value, name)
+        assert p is not None
+        return kind, p.address
+    if kind[0] == "c":
+        return kind, None
+    if kind[0] == "i":
+        return kind, int(value.__index__() if hasattr(value, "__index__") else value.item())
+    return kind, value.item() if hasattr(value, "item") else value
+
+
+def _classifier(t: type) -> Classifier:
+    c = _CLASSIFIERS.get(t)
+    if c is None:
+        if t is bool:
+            c = _bool
+        elif t is int:
+            c = _int
+        elif t is float:
+            c = _float
+        elif t is type(None):
+            c = _none
+        elif t.__module__ == "torch" and t.__name__ in ("Tensor", "Parameter"):
+            c = _torch_tensor
+        else:
+            c = _generic
+        _CLASSIFIERS[t] = c
+    return c
 
 
 def _grid(grid: Any, jit: Any, values: list[Any], options: dict[str, Any]) -> tuple[int, int, int]:
@@ -22,10 +94,11 @@ def _grid(grid: Any, jit: Any, values: list[Any], options: dict[str, Any]) -> tu
                          f"got {grid!r}")
     dims = []
     for i, g in enumerate(grid):
-        try:
-            g = int(g.__index__()) if not isinstance(g, int) else g
-        except AttributeError:
-            raise ValueError(f"grid[{i}] must be an int, got {g!r}") from None
+        if type(g) is not int:
+            try:
+                g = int(g.__index__())
+            except AttributeError:
+                raise ValueError(f"grid[{i}] must be an int, got {g!r}") from None
         if g < 0 or g >= 2**31:
             raise ValueError(f"grid[{i}] = {g} is out of range [0, 2**31)")
         dims.append(g)
@@ -34,10 +107,10 @@ def _grid(grid: Any, jit: Any, values: list[Any], options: dict[str, Any]) -> tu
     return dims[0], dims[1], dims[2]
 
 
-def _overlaps(kernel: CompiledKernel, args: list[Any], values: list[Any]) -> bool:
-    """Whether a pointer the kernel only reads overlaps one it writes (then the lazy reads
-    of const pointers could see the kernel's own stores: compile with every pointer
-    mutable, which reads at the load as Triton does)."""
+def _overlaps(kernel: CompiledKernel, values: list[Any]) -> bool:
+    """Whether a pointer the kernel only reads overlaps one it writes (then the lazy reads of
+    const pointers could see the kernel's own stores: the launch uses a variant with every
+    pointer mutable, which reads at the load, as Triton does)."""
     spans = []
     for i in kernel.readonly_pointers + kernel.written_pointers:
         p = pointer_of(values[kernel.params[i].index], kernel.params[i].name)
@@ -46,7 +119,7 @@ def _overlaps(kernel: CompiledKernel, args: list[Any], values: list[Any]) -> boo
     for a, an, aw in spans:
         for b, bn, bw in spans:
             if aw and not bw:
-                if an == 0 or bn == 0:
+                if an == 0 or bn == 0:  # extent unknown (not contiguous): same start only
                     if a == b:
                         return True
                     continue
@@ -57,53 +130,69 @@ def _overlaps(kernel: CompiledKernel, args: list[Any], values: list[Any]) -> boo
 
 def launch(jit: Any, values: list[Any], grid: Any, options: dict[str, Any], warmup: bool) -> Any:
     names = jit.arg_names
-    constexprs: dict[str, Any] = {}
+    constexpr_names = jit.constexpr_names
+    no_spec, no_align = jit._no_spec, jit._no_align
     kinds = []
-    for i, (name, v) in enumerate(zip(names, values)):
-        if name in jit.constexpr_names:
-            v = v.value if hasattr(v, "value") and type(v).__name__ == "constexpr" else v
-            try:
-                hash(v)
-            except TypeError:
-                raise TypeError(f"constexpr argument '{name}' must be hashable, got "
-                                f"{type(v).__name__}") from None
-            constexprs[name] = v
+    launch_values = []
+    for i, v in enumerate(values):
+        name = names[i]
+        if name in constexpr_names:
+            if type(v).__name__ == "constexpr":
+                v = v.value
             kinds.append(("c", v))
+            launch_values.append(None)
             continue
+        classify = _CLASSIFIERS.get(type(v)) or _classifier(type(v))
         try:
-            kind = arg_key(v, name, i not in jit._no_spec, i not in jit._no_align)
+            kind, lv = classify(v, name, i not in no_spec, i not in no_align)
         except ArgumentError as e:
             raise TypeError(f"{jit.__name__}: {e}") from None
-        if kind[0] == "c":
-            constexprs[name] = kind[1]
         kinds.append(kind)
-    debug = jit.debug_enabled(options)
+        launch_values.append(lv)
+    # debug (TRITON_DEBUG) changes only kernels that assert: others skip reading it.
+    debug = jit.debug_enabled(options) if jit._asserts is not False else False
     key = (tuple(kinds), debug)
-    kernel = jit._kernels.get(key)
+    try:
+        kernel = jit._kernels.get(key)
+    except TypeError:
+        bad = next(n for n, k in zip(names, kinds) if k[0] == "c" and not _hashable(k[1]))
+        raise TypeError(f"{jit.__name__}: constexpr argument '{bad}' must be hashable") from None
     if kernel is None:
-        kernel = compile_specialization(jit, kinds, constexprs, debug, all_mutable=False)
-        jit._kernels[key] = kernel
-    args = []
-    for p in kernel.params:
-        v = values[p.index]
-        if p.dtype.is_ptr():
-            ptr = pointer_of(v, p.name)
-            args.append(ptr.address if ptr is not None else 0)
-        else:
-            args.append(v)
-    if kernel.readonly_pointers and kernel.written_pointers and _overlaps(kernel, args, values):
+        kernel = _compile(jit, key, kinds, debug, all_mutable=False)
+    if kernel.check_aliasing and _overlaps(kernel, values):
         alias_key = key + ("aliased",)
-        kernel = jit._kernels.get(alias_key)
-        if kernel is None:
-            kernel = compile_specialization(jit, kinds, constexprs, debug, all_mutable=True)
-            jit._kernels[alias_key] = kernel
+        kernel = jit._kernels.get(alias_key) or _compile(jit, alias_key, kinds, debug, True)
     if warmup:
         return kernel
-    gx, gy, gz = _grid(grid, jit, values, options)
+    if type(grid) is tuple and len(grid) == 1 and type(grid[0]) is int and 0 <= grid[0] < 2**31:
+        gx, gy, gz = grid[0], 1, 1
+    else:
+        gx, gy, gz = _grid(grid, jit, values, options)
     if gx * gy * gz == 0:
         return kernel
-    threads = options.get("num_threads") or options.get("num_cpu_threads") or 0
-    kernel.handle.launch(gx, gy, gz, threads, kernel.codes, tuple(args))
+    threads = (options.get("num_threads") or options.get("num_cpu_threads") or 0) if options else 0
+    kernel.handle.launch(gx, gy, gz, threads, kernel.codes,
+                         tuple([launch_values[i] for i in kernel.param_indices]))
+    return kernel
+
+
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+        return True
+    except TypeError:
+        return False
+
+
+def _compile(jit: Any, key: Any, kinds: list[Any], debug: bool, all_mutable: bool
+             ) -> CompiledKernel:
+    constexprs = {n: k[1] for n, k in zip(jit.arg_names, kinds) if k[0] == "c"}
+    kernel = compile_specialization(jit, kinds, constexprs, debug, all_mutable=all_mutable)
+    jit._kernels[key] = kernel
+    # Whether the function asserts at all (its source, helpers included, decides it): once
+    # known not to, launches no longer look at TRITON_DEBUG.
+    if jit._asserts is None:
+        jit._asserts = kernel.asserts
     return kernel
 
 
@@ -128,4 +217,4 @@ def launch_compiled(kernel: CompiledKernel, grid: Any, values: list[Any]) -> Non
     kernel.handle.launch(dims[0], dims[1], dims[2], 0, kernel.codes, tuple(args))
 
 
-__all__ = ["launch", "launch_compiled", "CompilationError"]
+__all__ = ["launch", "launch_compiled", "CompilationError", "TORCH_DTYPES"]

@@ -51,6 +51,7 @@ class JITFunction(KernelInterface):
         self.signature = inspect.signature(fn)
         self.params = list(self.signature.parameters.values())
         self.arg_names = [p.name for p in self.params]
+        self._arg_set = frozenset(self.arg_names)
         self.constexpr_names = {p.name for p in self.params
                                 if _is_constexpr_annotation(p.annotation)}
         self.debug = debug
@@ -59,6 +60,7 @@ class JITFunction(KernelInterface):
         self._no_align = self._indices(do_not_specialize_on_alignment)
         self._source: Any = None
         self._kernels: dict[Any, Any] = {}
+        self._asserts: bool | None = None  # does any compiled body assert? (None: unknown)
         self._defaults = {p.name: p.default for p in self.params
                           if p.default is not inspect.Parameter.empty}
 
@@ -100,14 +102,16 @@ class JITFunction(KernelInterface):
         return values
 
     def run(self, *args: Any, grid: Any, warmup: bool = False, **kwargs: Any) -> Any:
-        from ...frontend import launcher
-        options = {k: kwargs.pop(k) for k in list(kwargs) if k not in self.arg_names
+        from ...frontend.launcher import launch
+        if not kwargs and len(args) == len(self.arg_names):
+            return launch(self, list(args), grid, {}, warmup)  # the common, fast case
+        options = {k: kwargs.pop(k) for k in list(kwargs) if k not in self._arg_set
                    and (k in _GPU_OPTIONS or k in ("num_threads", "num_cpu_threads", "debug"))}
         for k in kwargs:
-            if k not in self.arg_names:
+            if k not in self._arg_set:
                 raise TypeError(f"{self.__name__}() got an unexpected keyword argument '{k}'")
         values = self._bind(args, kwargs)
-        return launcher.launch(self, values, grid, options, warmup)
+        return launch(self, values, grid, options, warmup)
 
     def warmup(self, *args: Any, grid: Any, **kwargs: Any) -> Any:
         return self.run(*args, grid=grid, warmup=True, **kwargs)
@@ -117,6 +121,10 @@ class JITFunction(KernelInterface):
             return bool(options["debug"])
         if self.debug is not None:
             return bool(self.debug)
+        return self.env_debug()
+
+    @staticmethod
+    def env_debug() -> bool:
         return os.environ.get("TRITON_DEBUG", "0") not in ("", "0")
 
 
