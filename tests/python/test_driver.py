@@ -56,7 +56,7 @@ def test_device_properties_have_triton_keys_and_cpu_values(active, no_thread_env
     assert props["multiprocessor_count"] == len(os.sched_getaffinity(0))
     assert props["max_shared_mem"] == 1 << 30
     assert props["warpSize"] == 1
-    assert props["max_num_regs"] in (16, 32)
+    assert props["max_num_regs"] == 65536
     assert props["sm_clock_rate"] >= 0 and props["mem_clock_rate"] == 0
     # Tutorials pass torch.device("cpu").index, which is None.
     assert active.utils.get_device_properties(None) == props
@@ -84,6 +84,8 @@ def test_target_is_the_cpu(active):
 
 def test_nothing_needs_the_extension(active, monkeypatch):
     monkeypatch.setitem(sys.modules, "tcpu._tcpu", None)  # makes `from tcpu import _tcpu` fail
+    import tcpu  # ...also when another test imported it first (the package holds it then)
+    monkeypatch.delattr(tcpu, "_tcpu", raising=False)
     assert active.get_current_target().arch == platform.machine()
     assert active.utils.get_device_properties(0)["warpSize"] == 1
 

@@ -64,16 +64,6 @@ def _cpu_flags() -> frozenset[str]:
 
 
 @functools.cache
-def _simd_registers() -> int:
-    """Architectural vector registers a program's blocks live in: the CPU's closest
-    counterpart of a GPU's register budget (AVX-512 and AArch64 have 32, SSE/AVX 16)."""
-    machine = platform.machine().lower()
-    if machine in ("aarch64", "arm64"):
-        return 32
-    return 32 if "avx512f" in _cpu_flags() else 16
-
-
-@functools.cache
 def _clock_khz() -> int:
     """Best-effort core clock in kHz (CUDA reports sm_clock_rate in kHz): the cpufreq
     maximum where the kernel exposes it, else /proc/cpuinfo's current MHz (VMs), else 0."""
@@ -141,7 +131,12 @@ class _Utils:
             # reject a config that would run: 1 GiB. (The runtime's 64 MiB cap on
             # sharedMemBytes concerns C launches; Python launches pass no scratch size.)
             "max_shared_mem": 1 << 30,
-            "max_num_regs": _simd_registers(),
+            # Scripts size persistent grids with NUM_REGS // (n_regs * warpSize * num_warps)
+            # programs per "SM" (Triton's tutorial 02). Registers never limit how many
+            # programs a CPU thread runs, and on the CPU one program per row is fastest
+            # (kernels/README.md), so the budget is an SM's (64K) over a compiled kernel's
+            # n_regs of 1: the occupancy comes out large, the grid as many rows as there are.
+            "max_num_regs": 65536,
             "warpSize": 1,  # a program is one thread using SIMD
             "sm_clock_rate": _clock_khz(),
             "mem_clock_rate": 0,  # not knowable without privileges (DMI tables)
