@@ -56,14 +56,6 @@ def num_worker_threads() -> int:
 
 
 @functools.cache
-def _cpu_flags() -> frozenset[str]:
-    for line in (_read(Path("/proc/cpuinfo")) or "").splitlines():
-        if line.startswith(("flags", "Features")):
-            return frozenset(line.split(":", 1)[1].split())
-    return frozenset()
-
-
-@functools.cache
 def _clock_khz() -> int:
     """Best-effort core clock in kHz (CUDA reports sm_clock_rate in kHz): the cpufreq
     maximum where the kernel exposes it, else /proc/cpuinfo's current MHz (VMs), else 0."""
