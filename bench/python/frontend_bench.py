@@ -1,0 +1,226 @@
+"""The Python front end's figures, each a ratio to a baseline measured in the same run:
+
+  launch     an empty 4-argument @triton.jit kernel launched from Python (cached), beside a
+             numpy ufunc on a 1-element array
+  compile    a specialization's cold compile (a fresh cache holding only tl's precompiled
+             header; and a fresh cache with nothing), and a warm process's first launch,
+             each in a new process
+  kernels    the tutorials' kernels written in Triton's Python (examples/python) against the
+             same algorithms' tl C++ ports (kernels/tutorials), both compiled by codegen and
+             launched through the same extension on the same arrays, interleaved
+
+  interpreter  the examples' kernels at their default shapes, per launch, as multiples of a
+             numpy ufunc call (to set beside Triton's interpreter's, measured on the GPU host)
+
+    PYTHONPATH=build/python python3 bench/python/frontend_bench.py [launch|compile|kernels|interpreter]...
+Medians of 5 interleaved rounds; the machine is shared, so ratios are what to read."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "examples" / "python"))
+ROUNDS = 5
+
+
+def median_us(fn, number: int) -> float:
+    times = []
+    for _ in range(ROUNDS):
+        t = time.perf_counter()
+        for _ in range(number):
+            fn()
+        times.append((time.perf_counter() - t) / number * 1e6)
+    return statistics.median(times)
+
+
+def bench_launch() -> None:
+    import numpy as np
+    import torch
+
+    import triton
+
+    @triton.jit
+    def empty(a, b, c, n):
+        pass
+
+    x, y, z = torch.empty(16), torch.empty(16), torch.empty(16)
+    empty[(1,)](x, y, z, 7)
+    one, res = np.ones(1), np.empty(1)
+    rows = []
+    for _ in range(ROUNDS):
+        launch = median_us(lambda: empty[(1,)](x, y, z, 7), 20000)
+        ufunc = median_us(lambda: np.add(one, one, out=res), 20000)
+        rows.append((launch, ufunc))
+    launch = statistics.median(r[0] for r in rows)
+    ufunc = statistics.median(r[1] for r in rows)
+    print(f"launch: empty 4-arg kernel {launch:.2f} us, numpy add (1 element) {ufunc:.2f} us, "
+          f"ratio {launch / ufunc:.1f}x")
+
+
+CHILD = r"""
+import sys, time
+sys.path.insert(0, {examples!r})
+t0 = time.perf_counter()
+import torch, triton
+import importlib
+mod = importlib.import_module({module!r})
+t1 = time.perf_counter()
+{setup}
+t2 = time.perf_counter()
+{launch}
+t3 = time.perf_counter()
+{launch}
+t4 = time.perf_counter()
+print(f"{{(t1 - t0) * 1e3:.1f}} {{(t3 - t2) * 1e3:.1f}} {{(t4 - t3) * 1e3:.2f}}")
+"""
+
+CASES = {
+    "vector_add": ("01_vector_add", "x, y, out = mod.make(98432, 0, torch.device('cpu'))",
+                   "mod.add(x, y, out)"),
+    "matmul_f32": ("03_matrix_multiplication",
+                   "a, b, c = mod.make(256, 256, 256, 'float32', torch.float32, 0, "
+                   "torch.device('cpu'))", "mod.matmul(a, b, c)"),
+}
+
+
+def _child(case: str, cache: str) -> tuple[float, float, float]:
+    """(ms importing torch, triton and the example; ms of the first launch, which loads the
+    extension and the compiler and compiles or finds the kernel; ms of the second launch)."""
+    module, setup, launch = CASES[case]
+    code = CHILD.format(examples=str(ROOT / "examples" / "python"), module=module, setup=setup,
+                        launch=launch)
+    env = dict(os.environ, TCPU_CACHE_DIR=cache)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as users run: modules load from their .pyc
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys, tcpu.aliases as a; a.install(); exec(sys.stdin.read())"],
+        input=code, text=True, capture_output=True, env=env)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr)
+    imports, first, second = (float(v) for v in out.stdout.split())
+    return imports, first, second
+
+
+def bench_compile() -> None:
+    for case in CASES:
+        empty, pch_only, warm, second = [], [], [], []
+        for _ in range(ROUNDS):
+            with tempfile.TemporaryDirectory() as cache:
+                empty.append(_child(case, cache)[1])  # builds tl's precompiled header too
+                # The precompiled header stays; the kernel's own objects go.
+                for entry in pathlib.Path(cache).glob("*.tcpuobj"):
+                    entry.unlink()
+                pch_only.append(_child(case, cache)[1])
+                _, first, again = _child(case, cache)
+                warm.append(first)
+                second.append(again)
+        print(f"compile {case}: first launch with a cold cache and tl's header precompiled "
+              f"{statistics.median(pch_only):.0f} ms; with an empty cache "
+              f"{statistics.median(empty):.0f} ms; warm process {statistics.median(warm):.1f} ms "
+              f"(second launch {statistics.median(second):.2f} ms)")
+
+
+def _cpp_kernel(source: str, name: str):
+    from tcpu import _tcpu
+    text = (ROOT / "kernels" / "tutorials" / source).read_text()
+    return _tcpu.compile_kernel(text, name)
+
+
+def bench_kernels() -> None:
+    import importlib
+
+    import torch
+
+    import triton
+    dev = torch.device("cpu")
+    add_mod = importlib.import_module("01_vector_add")
+    soft_mod = importlib.import_module("02_fused_softmax")
+    mm_mod = importlib.import_module("03_matrix_multiplication")
+
+    def compare(label: str, py, cpp, number: int) -> None:
+        py(), cpp()
+        pys, cpps = [], []
+        for _ in range(ROUNDS):
+            pys.append(median_us(py, number))
+            cpps.append(median_us(cpp, number))
+        p, c = statistics.median(pys), statistics.median(cpps)
+        print(f"kernels {label}: Python {p / 1e3:.3f} ms, tl C++ port {c / 1e3:.3f} ms, "
+              f"Python / C++ speed {c / p:.2f}")
+
+    # 01 vector add, 2^24 floats (out of cache), BLOCK 1024.
+    n = 1 << 24
+    x, y, out = add_mod.make(n, 0, dev)
+    add_cpp = _cpp_kernel("vector_add.cpp", "add_kernel")
+    grid = triton.cdiv(n, 1024)
+    compare("vector_add 2^24", lambda: add_mod.add_kernel[(grid,)](x, y, out, n, BLOCK_SIZE=1024),
+            lambda: add_cpp.launch(grid, 1, 1, 0, "PPPi", (x.data_ptr(), y.data_ptr(),
+                                                          out.data_ptr(), n)), 5)
+    # 02 softmax, 4096 x 1024, one row per program (the CPU's grid for persistent kernels).
+    rows, cols = 4096, 1024
+    sx, sout = soft_mod.make(rows, cols, 0, dev)
+    soft_cpp = _cpp_kernel("softmax.cpp", "softmax_1024")
+    compare("softmax 4096x1024",
+            lambda: soft_mod.softmax_kernel[(rows,)](sout, sx, cols, cols, rows, cols,
+                                                     BLOCK_SIZE=1024, num_stages=2),
+            lambda: soft_cpp.launch(rows, 1, 1, 0, "PPiiii", (sout.data_ptr(), sx.data_ptr(), cols,
+                                                              cols, rows, cols)), 5)
+    # 03 matmul fp32, the C++ port's configuration (64 x 64 x 128, GROUP_SIZE_M 8).
+    mm_cpp = _cpp_kernel("matmul.cpp", "matmul_f32")
+    for size in (512, 1024):
+        a, b, c = mm_mod.make(size, size, size, "float32", torch.float32, 0, dev)
+        tiles = triton.cdiv(size, 64) ** 2
+        args = (a.data_ptr(), b.data_ptr(), c.data_ptr(), size, size, size, size, 1, size, 1,
+                size, 1)
+        compare(f"matmul fp32 {size}",
+                lambda: mm_mod.matmul_kernel[(tiles,)](
+                    a, b, c, size, size, size, size, 1, size, 1, size, 1, BLOCK_SIZE_M=64,
+                    BLOCK_SIZE_N=64, BLOCK_SIZE_K=128, GROUP_SIZE_M=8, ACTIVATION="", IEEE=True),
+                lambda: mm_cpp.launch(tiles, 1, 1, 0, "PPPiiiiiiiii", args), 2)
+
+
+def bench_interpreter() -> None:
+    """tcpu's time per launch of the examples' kernels at their default shapes, as a multiple
+    of a numpy ufunc call, to set beside the same figures of Triton's interpreter measured on
+    the lent GPU host (tests/goldens/triton/TIMINGS.json): a cross-machine comparison."""
+    import importlib
+
+    import numpy as np
+    import torch
+    dev = torch.device("cpu")
+    add = importlib.import_module("01_vector_add")
+    soft = importlib.import_module("02_fused_softmax")
+    mm = importlib.import_module("03_matrix_multiplication")
+    x, y, out = add.make(98432, 0, dev)
+    sx, sout = soft.make(300, 781, 0, dev)
+    programs = soft.program_count(300, dev)
+    a, b, c = mm.make(256, 256, 256, "float16", torch.float16, 0, dev)
+    one, res = np.ones(1), np.empty(1)
+    for label, fn in (("vector_add n=98432 fp32", lambda: add.add(x, y, out)),
+                      ("softmax 300x781 fp32", lambda: soft.softmax(sx, sout, programs)),
+                      ("matmul 256x256x256 fp16", lambda: mm.matmul(a, b, c))):
+        fn()
+        t = median_us(fn, 50)
+        u = median_us(lambda: np.add(one, one, out=res), 20000)
+        print(f"interpreter-comparison {label}: tcpu {t:.1f} us per launch = {t / u:.0f}x a numpy "
+              f"ufunc call ({u:.2f} us)")
+
+
+def main(argv: list[str]) -> int:
+    import tcpu.aliases
+    tcpu.aliases.install()
+    which = argv or ["launch", "compile", "kernels", "interpreter"]
+    print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs")
+    for name in which:
+        {"launch": bench_launch, "compile": bench_compile, "kernels": bench_kernels,
+         "interpreter": bench_interpreter}[name]()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
