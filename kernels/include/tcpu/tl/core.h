@@ -448,8 +448,7 @@ TL_INLINE constexpr T cdiv(T x, T d) {
 template <class U, class X>
 TL_INLINE auto cast(X&& x) {
   if constexpr (Tensor<std::remove_cvref_t<X>>)
-    return map(std::forward<X>(x),
-               [](auto e) { return detail::convertTo<U>(e); });
+    return map(std::forward<X>(x), [](auto e) { return detail::convertTo<U>(e); });
   else
     return detail::convertTo<U>(x);
 }

@@ -20,11 +20,12 @@ template <class X>
 TL_INLINE auto carried(const X& x) {
   if constexpr (is_block_v<X> || Scalar<X> || std::is_pointer_v<X>)
     return x;
-  else if constexpr (requires { x.colStep; } || requires { x.base.row; } ||
-                     requires {
-                       x.base;
-                       x.row;
-                     })
+  else if constexpr (
+      requires { x.colStep; } || requires { x.base.row; } ||
+      requires {
+        x.base;
+        x.row;
+      })
     return x; // Lin, Outer (affine index blocks) and Ptr (a pointer plus per-row offsets)
   else
     return x.eval();
@@ -59,10 +60,9 @@ TL_INLINE auto expand_dims(const LoadView<T, D0, D1, M0, M1>& x) {
 template <int Rounds, class C0, class C1, class C2, class C3>
 TL_INLINE auto philox_blocks(uint64_t seed, const C0& c0, const C1& c1, const C2& c2,
                              const C3& c3) {
-  using S = typename detail::broadcast_block<uint32_t, typename detail::broadcast_block<
-                                                           uint32_t, C0, C1>::type,
-                                             typename detail::broadcast_block<uint32_t, C2,
-                                                                              C3>::type>::type;
+  using S = typename detail::broadcast_block<
+      uint32_t, typename detail::broadcast_block<uint32_t, C0, C1>::type,
+      typename detail::broadcast_block<uint32_t, C2, C3>::type>::type;
   Philox4x32Blocks<S> out;
   for (int i = 0; i < S::rows; ++i)
     for (int j = 0; j < S::cols; ++j) {
@@ -92,7 +92,8 @@ TL_INLINE auto philox_blocks(uint64_t seed, const C0& c0, const C1& c1, const C2
 // tl.randint4x(seed, offsets, n_rounds): the counter is the offset's low and high words.
 template <int Rounds, class O>
 TL_INLINE auto randint4x_rounds(uint64_t seed, const O& offsets) {
-  const auto lo = map(offsets, [](auto o) { return static_cast<uint32_t>(detail::philoxOffset(o)); });
+  const auto lo =
+      map(offsets, [](auto o) { return static_cast<uint32_t>(detail::philoxOffset(o)); });
   const auto hi =
       map(offsets, [](auto o) { return static_cast<uint32_t>(detail::philoxOffset(o) >> 32); });
   return philox_blocks<Rounds>(seed, lo, hi, uint32_t{0}, uint32_t{0});
@@ -105,7 +106,8 @@ TL_INLINE auto uint_to_uniform_float(const X& x) {
 }
 template <class A, class B>
 TL_INLINE auto pair_uniform_to_normal(const A& u1, const B& u2) {
-  const auto radius = sqrt(map(u1, [](float u) { return -2.0f * std::log(u < 1.0e-7f ? 1.0e-7f : u); }).eval());
+  const auto radius =
+      sqrt(map(u1, [](float u) { return -2.0f * std::log(u < 1.0e-7f ? 1.0e-7f : u); }).eval());
   const auto theta = map(u2, [](float u) { return 6.283185307179586f * u; }).eval();
   return std::pair{(radius * cos(theta)).eval(), (radius * sin(theta)).eval()};
 }
