@@ -66,25 +66,17 @@ TL_INLINE auto philox_blocks(uint64_t seed, const C0& c0, const C1& c1, const C2
   Philox4x32Blocks<S> out;
   for (int i = 0; i < S::rows; ++i)
     for (int j = 0; j < S::cols; ++j) {
-      uint32_t w0 = static_cast<uint32_t>(detail::get(c0, i, j));
-      uint32_t w1 = static_cast<uint32_t>(detail::get(c1, i, j));
-      uint32_t w2 = static_cast<uint32_t>(detail::get(c2, i, j));
-      uint32_t w3 = static_cast<uint32_t>(detail::get(c3, i, j));
-      uint32_t k0 = static_cast<uint32_t>(seed), k1 = static_cast<uint32_t>(seed >> 32);
-      for (int round = 0; round < Rounds; ++round) {
-        const uint32_t oldC0 = w0, oldC2 = w2;
-        w0 = detail::mulhi(detail::kPhiloxRoundB, oldC2) ^ w1 ^ k0;
-        w2 = detail::mulhi(detail::kPhiloxRoundA, oldC0) ^ w3 ^ k1;
-        w1 = detail::kPhiloxRoundB * oldC2;
-        w3 = detail::kPhiloxRoundA * oldC0;
-        k0 += detail::kPhiloxKeyA;
-        k1 += detail::kPhiloxKeyB;
-      }
+      const Philox4x32 w =
+          philox<Rounds>(static_cast<uint32_t>(detail::get(c0, i, j)),
+                         static_cast<uint32_t>(detail::get(c1, i, j)),
+                         static_cast<uint32_t>(detail::get(c2, i, j)),
+                         static_cast<uint32_t>(detail::get(c3, i, j)), static_cast<uint32_t>(seed),
+                         static_cast<uint32_t>(seed >> 32));
       const int k = i * S::cols + j;
-      out.c0.v[k] = w0;
-      out.c1.v[k] = w1;
-      out.c2.v[k] = w2;
-      out.c3.v[k] = w3;
+      out.c0.v[k] = w.c0;
+      out.c1.v[k] = w.c1;
+      out.c2.v[k] = w.c2;
+      out.c3.v[k] = w.c3;
     }
   return out;
 }

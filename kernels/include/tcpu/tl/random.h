@@ -34,9 +34,11 @@ constexpr float uniform(uint32_t bits) {
 } // namespace detail
 
 // Philox 4x32-10 on counter (c0, c1, c2, c3) with key (k0, k1).
+// Rounds: Triton's n_rounds (10 unless a kernel asks for another count).
+template <int Rounds = 10>
 constexpr Philox4x32 philox(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint32_t k0,
                             uint32_t k1) {
-  for (int round = 0; round < 10; ++round) {
+  for (int round = 0; round < Rounds; ++round) {
     const uint32_t oldC0 = c0, oldC2 = c2;
     c0 = detail::mulhi(detail::kPhiloxRoundB, oldC2) ^ c1 ^ k0;
     c2 = detail::mulhi(detail::kPhiloxRoundA, oldC0) ^ c3 ^ k1;
