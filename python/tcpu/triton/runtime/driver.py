@@ -197,6 +197,9 @@ class CPUDriver:
     def get_active_torch_device(self):
         import torch  # only scripts that use torch pay for importing it
 
+        from . import torch_cpu_streams
+
+        torch_cpu_streams.ensure(torch)  # torch.cpu.Stream & co. on PyTorch < 2.1
         return torch.device("cpu")
 
     def get_current_target(self) -> GPUTarget:
