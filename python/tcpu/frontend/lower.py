@@ -853,6 +853,11 @@ class Lowerer:
             return self._min_max(fn, args, node)
         if fn is tlc.constexpr:
             return unwrap(args[0]) if args else None
+        if fn is builtins.isinstance and len(args) == 2 and isinstance(unwrap(args[0]), Value):
+            # A run-time value is a tl.tensor (and nothing else a kernel can name).
+            classes = unwrap(args[1])
+            classes = classes if isinstance(classes, tuple) else (classes,)
+            return any(c is tlc.tensor for c in classes)
         if any(isinstance(unwrap(a), Value) for a in [*args, *kwargs.values()]):
             raise self.error(node, f"cannot call {getattr(fn, '__name__', fn)!r} with run-time "
                              "values (only @jit functions and triton.language builtins can be)")
