@@ -4,43 +4,15 @@ The kernel here is a KernelInterface written in the test: its run() does real wo
 numpy arrays and costs a time set by a meta-parameter, standing in for a compiled kernel
 so that the autotuner's own logic (timing, caching, pruning, hooks) is what is tested."""
 
-import importlib
 import json
 import statistics
-import sys
 import time
-import types
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-PYTHON_DIR = Path(__file__).resolve().parents[2] / "python"
+from tcpu.triton.runtime import autotuner, errors, interface
 
-
-def import_host_module(name):
-    """Import a module of tcpu's host API. The package __init__ files belong to the front
-    end and may be missing or broken while it is being written: then the packages are
-    stood in for by empty ones over the same directories (tests only), so these modules
-    load by their file paths with their relative imports intact."""
-    if str(PYTHON_DIR) not in sys.path:
-        sys.path.insert(0, str(PYTHON_DIR))
-    try:
-        return importlib.import_module(name)
-    except Exception:
-        for loaded in [m for m in sys.modules if m == "tcpu" or m.startswith("tcpu.")]:
-            del sys.modules[loaded]
-        for package in ("tcpu", "tcpu.triton", "tcpu.triton.runtime"):
-            stub = types.ModuleType(package)
-            stub.__path__ = [str(PYTHON_DIR.joinpath(*package.split(".")))]
-            sys.modules[package] = stub
-        return importlib.import_module(name)
-
-
-autotuner = import_host_module("tcpu.triton.runtime.autotuner")
-errors = import_host_module("tcpu.triton.runtime.errors")
-interface = import_host_module("tcpu.triton.runtime.interface")
-testing = import_host_module("tcpu.triton.testing")
 Config, autotune, heuristics = autotuner.Config, autotuner.autotune, autotuner.heuristics
 
 

@@ -1,39 +1,14 @@
 """triton.testing on the CPU (python/tcpu/triton/testing.py): do_bench, assert_close,
 perf_report/Benchmark."""
 
-import importlib
-import sys
 import time
 import types
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-PYTHON_DIR = Path(__file__).resolve().parents[2] / "python"
-
-
-def import_host_module(name):
-    """Import a module of tcpu's host API. The package __init__ files belong to the front
-    end and may be missing or broken while it is being written: then the packages are
-    stood in for by empty ones over the same directories (tests only), so these modules
-    load by their file paths with their relative imports intact."""
-    if str(PYTHON_DIR) not in sys.path:
-        sys.path.insert(0, str(PYTHON_DIR))
-    try:
-        return importlib.import_module(name)
-    except Exception:
-        for loaded in [m for m in sys.modules if m == "tcpu" or m.startswith("tcpu.")]:
-            del sys.modules[loaded]
-        for package in ("tcpu", "tcpu.triton", "tcpu.triton.runtime"):
-            stub = types.ModuleType(package)
-            stub.__path__ = [str(PYTHON_DIR.joinpath(*package.split(".")))]
-            sys.modules[package] = stub
-        return importlib.import_module(name)
-
-
-testing = import_host_module("tcpu.triton.testing")
-drivers = import_host_module("tcpu.triton.runtime.driver")
+from tcpu.triton import testing
+from tcpu.triton.runtime import driver
 
 
 def busy(ms):
@@ -66,7 +41,7 @@ def clock(monkeypatch):
 def events(monkeypatch):
     """Records the order of cache sweeps ('clear') and runs ('fn') do_bench makes."""
     log = []
-    active = drivers.driver.active
+    active = driver.active
 
     def clear_cache(cache):
         log.append("clear")
