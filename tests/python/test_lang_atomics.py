@@ -18,16 +18,9 @@ import torch
 
 import triton
 import triton.language as tl
-
-_TORCH = {"int32": torch.int32, "int64": torch.int64, "float16": torch.float16, "float32": torch.float32,
-          "float64": torch.float64}
-_NP = {"int32": np.int32, "int64": np.int64, "float16": np.float16, "float32": np.float32, "float64": np.float64}
+from lang_support import NP, TORCH, dev
 
 G = 64  # programs contending for the same addresses
-
-
-def dev(arr, device):
-    return torch.from_numpy(np.ascontiguousarray(arr).copy()).to(device)
 
 
 # --------------------------------------------------------------------------------------
@@ -47,8 +40,8 @@ def _counter_kernel(COUNTER, OLDS, SEM: tl.constexpr, SCOPE: tl.constexpr):
 
 @pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64", "float16"])
 def test_atomic_add_scalar_counter(dtype, device):
-    counter = torch.zeros(1, dtype=_TORCH[dtype], device=device)
-    olds = torch.full((G,), -1, dtype=_TORCH[dtype], device=device)
+    counter = torch.zeros(1, dtype=TORCH[dtype], device=device)
+    olds = torch.full((G,), -1, dtype=TORCH[dtype], device=device)
     _counter_kernel[(G,)](counter, olds, SEM=None, SCOPE=None)
     assert counter.cpu().item() == G
     # each program saw a distinct previous value: 0, 1, ..., G-1 in some order
@@ -76,11 +69,11 @@ def _block_counter_kernel(X, OLDS, BLOCK: tl.constexpr):
 @pytest.mark.parametrize("dtype", ["int32", "float32"])
 def test_atomic_add_block_returns_old_values(dtype, device):
     BLOCK = 32
-    x = torch.zeros(BLOCK, dtype=_TORCH[dtype], device=device)
-    olds = torch.zeros(G * BLOCK, dtype=_TORCH[dtype], device=device)
+    x = torch.zeros(BLOCK, dtype=TORCH[dtype], device=device)
+    olds = torch.zeros(G * BLOCK, dtype=TORCH[dtype], device=device)
     _block_counter_kernel[(G,)](x, olds, BLOCK=BLOCK)
     inc = np.arange(1, BLOCK + 1)
-    np.testing.assert_array_equal(x.cpu().numpy(), (G * inc).astype(_NP[dtype]))
+    np.testing.assert_array_equal(x.cpu().numpy(), (G * inc).astype(NP[dtype]))
     o = olds.cpu().numpy().reshape(G, BLOCK).astype(np.int64)
     # per lane, the old values are 0, inc, 2*inc, ..., (G-1)*inc in some order
     np.testing.assert_array_equal(np.sort(o, axis=0), np.arange(G)[:, None] * inc[None, :])
@@ -142,15 +135,15 @@ def test_atomic_max_min_contention(dtype, device):
     BLOCK = 32
     rs = np.random.RandomState(2)
     if dtype.startswith("float"):
-        x = rs.uniform(-100, 100, size=(G, BLOCK)).astype(_NP[dtype])
+        x = rs.uniform(-100, 100, size=(G, BLOCK)).astype(NP[dtype])
         x[:, :4] = -np.abs(x[:, :4])  # columns of negative values only
         x[:, 4:8] = np.abs(x[:, 4:8])  # positive only
         lo, hi = -np.inf, np.inf
     else:
-        x = rs.randint(-10 ** 6, 10 ** 6, size=(G, BLOCK)).astype(_NP[dtype])
-        lo, hi = np.iinfo(_NP[dtype]).min, np.iinfo(_NP[dtype]).max
-    mx = torch.full((BLOCK,), lo, dtype=_TORCH[dtype], device=device)
-    mn = torch.full((BLOCK,), hi, dtype=_TORCH[dtype], device=device)
+        x = rs.randint(-10 ** 6, 10 ** 6, size=(G, BLOCK)).astype(NP[dtype])
+        lo, hi = np.iinfo(NP[dtype]).min, np.iinfo(NP[dtype]).max
+    mx = torch.full((BLOCK,), lo, dtype=TORCH[dtype], device=device)
+    mn = torch.full((BLOCK,), hi, dtype=TORCH[dtype], device=device)
     _minmax_kernel[(G,)](dev(x, device), mx, mn, BLOCK=BLOCK)
     np.testing.assert_array_equal(mx.cpu().numpy(), x.max(axis=0))
     np.testing.assert_array_equal(mn.cpu().numpy(), x.min(axis=0))
@@ -222,7 +215,7 @@ G_OFF = tl.constexpr(64)
 
 @pytest.mark.parametrize("dtype, bits", [("int32", 32), ("int64", 64), ("int32", 8)])
 def test_atomic_bitwise(dtype, bits, device):
-    t = _TORCH[dtype]
+    t = TORCH[dtype]
     or_ = torch.zeros(1, dtype=t, device=device)
     and_ = torch.full((1,), -1, dtype=t, device=device)
     xor_ = torch.zeros(2, dtype=t, device=device)
@@ -237,9 +230,9 @@ def test_atomic_bitwise(dtype, bits, device):
     for p in pids:
         ref_or |= np.int64(1) << np.int64(p % bits)
         ref_xor[p % 2] ^= np.int64(1) << np.int64(p % bits)
-    assert or_.cpu().numpy().astype(np.int64)[0] == ref_or.astype(_NP[dtype])
-    assert and_.cpu().numpy().astype(np.int64)[0] == (np.int64(-1) & ~full).astype(_NP[dtype])
-    np.testing.assert_array_equal(xor_.cpu().numpy(), np.array(ref_xor).astype(_NP[dtype]))
+    assert or_.cpu().numpy().astype(np.int64)[0] == ref_or.astype(NP[dtype])
+    assert and_.cpu().numpy().astype(np.int64)[0] == (np.int64(-1) & ~full).astype(NP[dtype])
+    np.testing.assert_array_equal(xor_.cpu().numpy(), np.array(ref_xor).astype(NP[dtype]))
     o = old.cpu().numpy()
     np.testing.assert_array_equal(o[G:G + n], np.arange(n))
     np.testing.assert_array_equal(o[:n], np.arange(n) | 5)
@@ -259,8 +252,8 @@ def _xchg_kernel(SLOT, OLDS):
 
 @pytest.mark.parametrize("dtype", ["int32", "int64", "float32"])
 def test_atomic_xchg_scalar(dtype, device):
-    slot = torch.zeros(1, dtype=_TORCH[dtype], device=device)
-    olds = torch.full((G,), -1, dtype=_TORCH[dtype], device=device)
+    slot = torch.zeros(1, dtype=TORCH[dtype], device=device)
+    olds = torch.full((G,), -1, dtype=TORCH[dtype], device=device)
     _xchg_kernel[(G,)](slot, olds)
     seen = np.concatenate([olds.cpu().numpy(), slot.cpu().numpy()]).astype(np.int64)
     # the exchanges form one chain: every value 0..G appears exactly once
@@ -298,11 +291,11 @@ def _cas_block_kernel(X, CMP, OLD, BLOCK: tl.constexpr):
 @pytest.mark.parametrize("dtype", ["int32", "int64"])
 def test_atomic_cas_block(dtype, device):
     BLOCK = 16
-    x = np.arange(BLOCK).astype(_NP[dtype])
+    x = np.arange(BLOCK).astype(NP[dtype])
     cmp = x.copy()
     cmp[1::2] += 1  # odd lanes mismatch
     xd = dev(x, device)
-    old = torch.zeros(BLOCK, dtype=_TORCH[dtype], device=device)
+    old = torch.zeros(BLOCK, dtype=TORCH[dtype], device=device)
     _cas_block_kernel[(1,)](xd, dev(cmp, device), old, BLOCK=BLOCK)
     np.testing.assert_array_equal(old.cpu().numpy(), x)                      # always the old value
     np.testing.assert_array_equal(xd.cpu().numpy(), np.where(x == cmp, np.arange(BLOCK) * 100, x))

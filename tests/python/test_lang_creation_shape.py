@@ -19,40 +19,11 @@ import torch
 import triton
 import triton.language as tl
 from conftest import unsupported_on_tcpu
-
-_NP = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64, "uint8": np.uint8,
-       "float16": np.float16, "float32": np.float32, "float64": np.float64}
-_TORCH = {"int8": torch.int8, "int16": torch.int16, "int32": torch.int32, "int64": torch.int64,
-          "uint8": torch.uint8, "float16": torch.float16, "bfloat16": torch.bfloat16,
-          "float32": torch.float32, "float64": torch.float64}
-
-
-def tl_dtype(name):
-    return getattr(tl, name)
-
-
-def data(dtype, shape, seed=0):
-    rs = np.random.RandomState(seed)
-    n = int(np.prod(shape))
-    if dtype in ("float16", "float32", "float64"):
-        return rs.uniform(-100, 100, size=n).astype(_NP[dtype]).reshape(shape)
-    info = np.iinfo(_NP[dtype])
-    return rs.randint(max(int(info.min), -10 ** 6), min(int(info.max), 10 ** 6) + 1, size=n).astype(
-        _NP[dtype]).reshape(shape)
-
-
-def dev(arr, device):
-    return torch.from_numpy(np.ascontiguousarray(arr).copy()).to(device)
-
+from lang_support import NP, TORCH, data, dev, offsets2, tl_dtype
 
 # --------------------------------------------------------------------------------------
 # @jit helpers: load/store dense row-major blocks of rank 1..3
 # --------------------------------------------------------------------------------------
-
-
-@triton.jit
-def _offsets2(M: tl.constexpr, N: tl.constexpr):
-    return tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
 
 
 @triton.jit
@@ -121,7 +92,7 @@ def _full_kernel(OUT, VALUE: tl.constexpr, DT: tl.constexpr, M: tl.constexpr, N:
     x = tl.full((M, N), VALUE, DT)
     tl.static_assert(DT == x.dtype)
     tl.static_assert(len(x.shape) == 2)
-    tl.store(OUT + _offsets2(M, N), x)
+    tl.store(OUT + offsets2(M, N), x)
 
 
 FULL_CASES = [("int8", -3), ("uint8", 200), ("int32", 7), ("int64", 2 ** 40), ("float16", 1.5),
@@ -130,10 +101,10 @@ FULL_CASES = [("int8", -3), ("uint8", 200), ("int32", 7), ("int64", 2 ** 40), ("
 
 @pytest.mark.parametrize("dtype, value", FULL_CASES)
 def test_full(dtype, value, device):
-    out = torch.empty((4, 8), dtype=_TORCH[dtype], device=device)
+    out = torch.empty((4, 8), dtype=TORCH[dtype], device=device)
     _full_kernel[(1,)](out, VALUE=value, DT=tl_dtype(dtype), M=4, N=8)
     got = out.cpu().float().numpy() if dtype == "bfloat16" else out.cpu().numpy()
-    expected = np.float32(value) if dtype == "bfloat16" else np.array(value).astype(_NP[dtype])
+    expected = np.float32(value) if dtype == "bfloat16" else np.array(value).astype(NP[dtype])
     assert (got == expected).all(), (got[0, 0], expected)
 
 
@@ -153,7 +124,7 @@ def test_full_with_runtime_value(device):
 
 @triton.jit
 def _zeros_kernel(X, Z0, Z1, DT: tl.constexpr, M: tl.constexpr, N: tl.constexpr):
-    offs = _offsets2(M, N)
+    offs = offsets2(M, N)
     x = tl.load(X + offs)
     z0 = tl.zeros((M, N), dtype=DT)
     z1 = tl.zeros_like(x)
@@ -166,8 +137,8 @@ def _zeros_kernel(X, Z0, Z1, DT: tl.constexpr, M: tl.constexpr, N: tl.constexpr)
 @pytest.mark.parametrize("dtype", ["int8", "int64", "float16", "float32"])
 def test_zeros_and_zeros_like(dtype, device):
     x = data(dtype, (8, 16))
-    z0 = torch.empty((8, 16), dtype=_TORCH[dtype], device=device)
-    z1 = torch.empty((8, 16), dtype=_TORCH[dtype], device=device)
+    z0 = torch.empty((8, 16), dtype=TORCH[dtype], device=device)
+    z1 = torch.empty((8, 16), dtype=TORCH[dtype], device=device)
     _zeros_kernel[(1,)](dev(x, device), z0, z1, DT=tl_dtype(dtype), M=8, N=16)
     assert (z0.cpu().numpy() == 1).all()
     np.testing.assert_array_equal(z1.cpu().numpy(), x)
@@ -182,7 +153,7 @@ def test_zeros_and_zeros_like(dtype, device):
 def _broadcast_kernel(X, Y, Z0, Z1, Z2, Z3, M: tl.constexpr, N: tl.constexpr):
     x = tl.load(X + tl.arange(0, N))                  # (N,)
     y = tl.load(Y + tl.arange(0, M))                  # (M,)
-    offs = _offsets2(M, N)
+    offs = offsets2(M, N)
     a = tl.broadcast_to(x[None, :], (M, N))           # tuple form
     b = tl.broadcast_to(y[:, None], M, N)             # varargs form
     tl.static_assert(a.shape[0] == M and a.shape[1] == N)
@@ -212,7 +183,7 @@ def _expand_dims_kernel(X, Z, AXIS: tl.constexpr, N: tl.constexpr, S0: tl.conste
     y = tl.expand_dims(x, AXIS)
     if len(y.shape) == 2:
         tl.static_assert(y.shape[0] == S0 and y.shape[1] == S1)
-        tl.store(Z + _offsets2(S0, S1), y)
+        tl.store(Z + offsets2(S0, S1), y)
     else:
         tl.static_assert(y.shape[0] == S0 and y.shape[1] == S1 and y.shape[2] == S2)
         tl.store(Z + _offsets3(S0, S1, S2), y)
@@ -237,7 +208,7 @@ def _outer_kernel(X, Y, Z, M: tl.constexpr, N: tl.constexpr):
     row = y[None, :]
     tl.static_assert(col.shape[0] == M and col.shape[1] == 1)
     tl.static_assert(row.shape[0] == 1 and row.shape[1] == N)
-    tl.store(Z + _offsets2(M, N), col * row)
+    tl.store(Z + offsets2(M, N), col * row)
 
 
 @pytest.mark.parametrize("m, n", [(4, 32), (16, 16), (32, 2)])
@@ -258,12 +229,12 @@ def test_none_indexing_outer_product(m, n, device):
 def _reshape_kernel(X, Z, Zm, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr, D: tl.constexpr,
                     E: tl.constexpr):
     # (A, B) -> (C, D) with tl.reshape, and (A, B) -> (E, A * B // E) with the method form
-    x = tl.load(X + _offsets2(A, B))
+    x = tl.load(X + offsets2(A, B))
     y = tl.reshape(x, (C, D))
     tl.static_assert(y.shape[0] == C and y.shape[1] == D)
-    tl.store(Z + _offsets2(C, D), y)
+    tl.store(Z + offsets2(C, D), y)
     w = x.reshape(E, A * B // E)
-    tl.store(Zm + _offsets2(E, A * B // E), w)
+    tl.store(Zm + offsets2(E, A * B // E), w)
 
 
 @pytest.mark.parametrize("a, b, c, d, e", [(4, 16, 16, 4, 8), (8, 8, 2, 32, 1), (1, 64, 64, 1, 64),
@@ -271,8 +242,8 @@ def _reshape_kernel(X, Z, Zm, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr,
 @pytest.mark.parametrize("dtype", ["int16", "float32"])
 def test_reshape_keeps_row_major_order(a, b, c, d, e, dtype, device):
     x = data(dtype, (a, b))
-    z = torch.empty((c, d), dtype=_TORCH[dtype], device=device)
-    zm = torch.empty((e, a * b // e), dtype=_TORCH[dtype], device=device)
+    z = torch.empty((c, d), dtype=TORCH[dtype], device=device)
+    zm = torch.empty((e, a * b // e), dtype=TORCH[dtype], device=device)
     _reshape_kernel[(1,)](dev(x, device), z, zm, A=a, B=b, C=c, D=d, E=e)
     np.testing.assert_array_equal(z.cpu().numpy(), x.reshape(c, d))
     np.testing.assert_array_equal(zm.cpu().numpy(), x.reshape(e, -1))
@@ -282,7 +253,7 @@ def test_reshape_keeps_row_major_order(a, b, c, d, e, dtype, device):
 def _reshape3_kernel(X, Z, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
     x = tl.load(X + _offsets3(A, B, C))
     y = tl.reshape(x, A * B, C)
-    tl.store(Z + _offsets2(A * B, C), y)
+    tl.store(Z + offsets2(A * B, C), y)
 
 
 @unsupported_on_tcpu("blocks of rank 3")
@@ -295,9 +266,9 @@ def test_reshape_3d_to_2d(device):
 
 @triton.jit
 def _view_ravel_kernel(X, Zv, Zr, M: tl.constexpr, N: tl.constexpr):
-    x = tl.load(X + _offsets2(M, N))
+    x = tl.load(X + offsets2(M, N))
     v = tl.view(x, (N, M))              # may reorder
-    tl.store(Zv + _offsets2(N, M), v)
+    tl.store(Zv + offsets2(N, M), v)
     r = tl.ravel(x)                      # row-major flattening
     tl.static_assert(len(r.shape) == 1 and r.shape[0] == M * N)
     tl.store(Zr + tl.arange(0, M * N), r)
@@ -319,8 +290,8 @@ def test_view_and_ravel(device):
 
 @triton.jit
 def _trans2_kernel(X, Z0, Z1, Z2, Z3, M: tl.constexpr, N: tl.constexpr):
-    x = tl.load(X + _offsets2(M, N))
-    t_offs = _offsets2(N, M)
+    x = tl.load(X + offsets2(M, N))
+    t_offs = offsets2(N, M)
     tl.store(Z0 + t_offs, tl.trans(x))
     tl.store(Z1 + t_offs, x.T)
     tl.store(Z2 + t_offs, tl.permute(x, (1, 0)))
@@ -331,7 +302,7 @@ def _trans2_kernel(X, Z0, Z1, Z2, Z3, M: tl.constexpr, N: tl.constexpr):
 @pytest.mark.parametrize("dtype", ["int8", "float16", "float64"])
 def test_trans_2d(m, n, dtype, device):
     x = data(dtype, (m, n))
-    zs = [torch.empty((n, m), dtype=_TORCH[dtype], device=device) for _ in range(4)]
+    zs = [torch.empty((n, m), dtype=TORCH[dtype], device=device) for _ in range(4)]
     _trans2_kernel[(1,)](dev(x, device), *zs, M=m, N=n)
     for z in zs:
         np.testing.assert_array_equal(z.cpu().numpy(), x.T)
@@ -378,7 +349,7 @@ def _cat_kernel(X, Y, Z, N: tl.constexpr):
 @pytest.mark.parametrize("n", [16, 128])
 def test_cat(dtype, n, device):
     x, y = data(dtype, (n,), 4), data(dtype, (n,), 5)
-    z = torch.empty(2 * n, dtype=_TORCH[dtype], device=device)
+    z = torch.empty(2 * n, dtype=TORCH[dtype], device=device)
     _cat_kernel[(1,)](dev(x, device), dev(y, device), z, N=n)
     # cat may reorder elements: compare the multisets
     np.testing.assert_array_equal(np.sort(z.cpu().numpy()), np.sort(np.concatenate([x, y])))
@@ -391,7 +362,7 @@ def _join_split_kernel(X, Y, J, A, B, I, N: tl.constexpr):
     y = tl.load(Y + offs)
     j = tl.join(x, y)                                     # (N, 2)
     tl.static_assert(j.shape[0] == N and j.shape[1] == 2)
-    tl.store(J + _offsets2(N, 2), j)
+    tl.store(J + offsets2(N, 2), j)
     a, b = tl.split(j)                                    # back to (N,), (N,)
     tl.store(A + offs, a)
     tl.store(B + offs, b)
@@ -404,9 +375,9 @@ def _join_split_kernel(X, Y, J, A, B, I, N: tl.constexpr):
 def test_join_split_interleave(dtype, device):
     n = 32
     x, y = data(dtype, (n,), 6), data(dtype, (n,), 7)
-    j = torch.empty((n, 2), dtype=_TORCH[dtype], device=device)
-    a, b = (torch.empty(n, dtype=_TORCH[dtype], device=device) for _ in range(2))
-    i = torch.empty(2 * n, dtype=_TORCH[dtype], device=device)
+    j = torch.empty((n, 2), dtype=TORCH[dtype], device=device)
+    a, b = (torch.empty(n, dtype=TORCH[dtype], device=device) for _ in range(2))
+    i = torch.empty(2 * n, dtype=TORCH[dtype], device=device)
     _join_split_kernel[(1,)](dev(x, device), dev(y, device), j, a, b, i, N=n)
     np.testing.assert_array_equal(j.cpu().numpy(), np.stack([x, y], axis=-1))
     np.testing.assert_array_equal(a.cpu().numpy(), x)
@@ -416,16 +387,16 @@ def test_join_split_interleave(dtype, device):
 
 @triton.jit
 def _join2d_split_kernel(X, Y, J, E, O, M: tl.constexpr, N: tl.constexpr):
-    offs = _offsets2(M, N)
+    offs = offsets2(M, N)
     x = tl.load(X + offs)
     y = tl.load(Y + offs)
     j = tl.join(x, y)                                     # (M, N, 2)
     tl.store(J + _offsets3(M, N, 2), j)
     # split a block read from memory: even and odd columns of an (M, 2N) matrix
-    w = tl.load(X + _offsets2(M // 2, 2 * N))             # the same memory seen as (M/2, 2N)
+    w = tl.load(X + offsets2(M // 2, 2 * N))             # the same memory seen as (M/2, 2N)
     e, o = tl.split(tl.reshape(w, (M // 2, N, 2)))
-    tl.store(E + _offsets2(M // 2, N), e)
-    tl.store(O + _offsets2(M // 2, N), o)
+    tl.store(E + offsets2(M // 2, N), e)
+    tl.store(O + offsets2(M // 2, N), o)
 
 
 @unsupported_on_tcpu("blocks of rank 3")
@@ -457,14 +428,14 @@ def _flip1_kernel(X, Z, N: tl.constexpr):
 @pytest.mark.parametrize("dtype", ["int32", "float16", "float32"])
 def test_flip_1d(n, dtype, device):
     x = data(dtype, (n,), 10)
-    z = torch.empty(n, dtype=_TORCH[dtype], device=device)
+    z = torch.empty(n, dtype=TORCH[dtype], device=device)
     _flip1_kernel[(1,)](dev(x, device), z, N=n)
     np.testing.assert_array_equal(z.cpu().numpy(), x[::-1])
 
 
 @triton.jit
 def _flip2_kernel(X, Z, DIM: tl.constexpr, M: tl.constexpr, N: tl.constexpr):
-    offs = _offsets2(M, N)
+    offs = offsets2(M, N)
     tl.store(Z + offs, tl.flip(tl.load(X + offs), DIM))
 
 
@@ -484,7 +455,7 @@ def test_flip_2d(dim, device):
 @triton.jit
 def _compile_time_kernel(X, Z, M: tl.constexpr, N: tl.constexpr):
     tl.static_assert(X.dtype.element_ty == tl.float16)   # pointer element type
-    x = tl.load(X + _offsets2(M, N))
+    x = tl.load(X + offsets2(M, N))
     tl.static_assert(len(x.shape) == 2)
     tl.static_assert(x.shape[0] == M and x.shape[1] == N)
     tl.static_assert(x.numel == M * N)

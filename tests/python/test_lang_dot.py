@@ -21,25 +21,12 @@ import torch
 import triton
 import triton.language as tl
 from conftest import unsupported_on_tcpu
+from lang_support import TORCH, dev, host, int_valued, offsets2
 
 SHAPES = [(16, 16, 16), (32, 32, 32), (64, 64, 64), (16, 32, 64), (64, 16, 32), (32, 64, 16)]
-_TORCH = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
-          "float64": torch.float64, "int8": torch.int8, "int32": torch.int32}
-
-
-def dev(arr, device, dtype):
-    t = torch.from_numpy(np.ascontiguousarray(arr).copy())
-    return t.to(_TORCH[dtype]).to(device)
-
-
-def host(t):
-    t = t.detach().cpu()
-    return t.float().numpy() if t.dtype in (torch.bfloat16, torch.float16) else t.numpy()
-
-
 def representable(x, dtype):
     """Round float64 values to `dtype` and return them as float64."""
-    return torch.from_numpy(np.asarray(x, dtype=np.float64)).to(_TORCH[dtype]).double().numpy()
+    return torch.from_numpy(np.asarray(x, dtype=np.float64)).to(TORCH[dtype]).double().numpy()
 
 
 def check_bound(got, a, b, u):
@@ -50,15 +37,10 @@ def check_bound(got, a, b, u):
 
 
 @triton.jit
-def _offsets2(M: tl.constexpr, N: tl.constexpr):
-    return tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
-
-
-@triton.jit
 def _dot_kernel(A, B, C, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, PREC: tl.constexpr,
                 OUT: tl.constexpr, CT: tl.constexpr):
-    a = tl.load(A + _offsets2(M, K))
-    b = tl.load(B + _offsets2(K, N))
+    a = tl.load(A + offsets2(M, K))
+    b = tl.load(B + offsets2(K, N))
     if PREC is None:
         if OUT is None:
             c = tl.dot(a, b)
@@ -68,20 +50,20 @@ def _dot_kernel(A, B, C, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, PREC
         c = tl.dot(a, b, input_precision=PREC)
     tl.static_assert(CT == c.dtype, "unexpected dot result dtype")
     tl.static_assert(c.shape[0] == M and c.shape[1] == N)
-    tl.store(C + _offsets2(M, N), c)
+    tl.store(C + offsets2(M, N), c)
 
 
 def run_dot(a, b, in_dt, out_dt, device, prec=None, out=None):
     m, k = a.shape
     n = b.shape[1]
-    c = torch.empty((m, n), dtype=_TORCH[out_dt], device=device)
+    c = torch.empty((m, n), dtype=TORCH[out_dt], device=device)
     _dot_kernel[(1,)](dev(a, device, in_dt), dev(b, device, in_dt), c, M=m, N=n, K=k, PREC=prec, OUT=out,
                       CT=getattr(tl, out_dt))
     return host(c)
 
 
-def int_valued(shape, seed, lo=-4, hi=5):
-    return np.random.RandomState(seed).randint(lo, hi, size=shape).astype(np.float64)
+def small_ints(shape, seed, lo=-4, hi=5):
+    return int_valued("float64", shape, seed, lo, hi)
 
 
 # --------------------------------------------------------------------------------------
@@ -96,7 +78,7 @@ def test_dot_fp32_ieee(m, n, k, device):
     b = representable(rs.uniform(-1, 1, (k, n)), "float32")
     got = run_dot(a, b, "float32", "float32", device, prec="ieee")
     check_bound(got, a, b, 2.0 ** -24)
-    ai, bi = int_valued((m, k), 1), int_valued((k, n), 2)
+    ai, bi = small_ints((m, k), 1), small_ints((k, n), 2)
     np.testing.assert_array_equal(run_dot(ai, bi, "float32", "float32", device, prec="ieee"), ai @ bi)
 
 
@@ -108,7 +90,7 @@ def test_dot_half(dtype, m, n, k, device):
     b = representable(rs.uniform(-1, 1, (k, n)), dtype)
     got = run_dot(a, b, dtype, "float32", device)   # products of 16-bit floats are exact in fp32
     check_bound(got, a, b, 2.0 ** -24)
-    ai, bi = int_valued((m, k), 3), int_valued((k, n), 4)
+    ai, bi = small_ints((m, k), 3), small_ints((k, n), 4)
     np.testing.assert_array_equal(run_dot(ai, bi, dtype, "float32", device), ai @ bi)
 
 
@@ -135,7 +117,7 @@ def test_dot_fp64(m, n, k, device):
 
 @pytest.mark.parametrize("m, n, k", [(16, 16, 32), (32, 32, 64)])
 def test_dot_fp16_out_dtype_fp16(m, n, k, device):
-    a, b = int_valued((m, k), 6), int_valued((k, n), 7)  # |sums| <= 64 * 16: exact in fp16
+    a, b = small_ints((m, k), 6), small_ints((k, n), 7)  # |sums| <= 64 * 16: exact in fp16
     got = run_dot(a, b, "float16", "float16", device, out=tl.float16)
     np.testing.assert_array_equal(got, a @ b)
 
@@ -190,9 +172,9 @@ def test_dot_with_accumulator(form, in_dt, acc_dt, device):
         ref = a.astype(np.int64) @ b.astype(np.int64)
     else:
         lo, hi = (-2, 3) if acc_dt == "float16" else (-4, 5)   # keep fp16 sums exact
-        a, b = int_valued((m, k), 10, lo, hi), int_valued((k, n), 11, lo, hi)
+        a, b = small_ints((m, k), 10, lo, hi), small_ints((k, n), 11, lo, hi)
         ref = a @ b
-    c = torch.empty((m, n), dtype=_TORCH[acc_dt], device=device)
+    c = torch.empty((m, n), dtype=TORCH[acc_dt], device=device)
     _matmul_kernel[(1,)](dev(a, device, in_dt), dev(b, device, in_dt), c, M=m, N=n, K=k, BK=bk, FORM=form,
                          ACC_T=getattr(tl, acc_dt))
     np.testing.assert_array_equal(host(c), ref)
@@ -205,11 +187,11 @@ def test_dot_with_accumulator(form, in_dt, acc_dt, device):
 
 @triton.jit
 def _dot_trans_kernel(A, BT, C, C2, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
-    a = tl.load(A + _offsets2(M, K))
-    bt = tl.load(BT + _offsets2(N, K))          # B stored transposed
-    tl.store(C + _offsets2(M, N), tl.dot(a, tl.trans(bt)))
+    a = tl.load(A + offsets2(M, K))
+    bt = tl.load(BT + offsets2(N, K))          # B stored transposed
+    tl.store(C + offsets2(M, N), tl.dot(a, tl.trans(bt)))
     at = tl.trans(a)                            # (K, M)
-    tl.store(C2 + _offsets2(N, M), tl.dot(bt, at))   # (A B)^T = B^T A^T
+    tl.store(C2 + offsets2(N, M), tl.dot(bt, at))   # (A B)^T = B^T A^T
 
 
 @pytest.mark.parametrize("dtype", ["float16", "int8"])
@@ -221,10 +203,10 @@ def test_dot_transposed_operands(dtype, device):
         bt = rs.randint(-128, 128, size=(n, k)).astype(np.int8)
         out_dt = "int32"
     else:
-        a, bt = int_valued((m, k), 12), int_valued((n, k), 13)
+        a, bt = small_ints((m, k), 12), small_ints((n, k), 13)
         out_dt = "float32"
-    c = torch.empty((m, n), dtype=_TORCH[out_dt], device=device)
-    c2 = torch.empty((n, m), dtype=_TORCH[out_dt], device=device)
+    c = torch.empty((m, n), dtype=TORCH[out_dt], device=device)
+    c2 = torch.empty((n, m), dtype=TORCH[out_dt], device=device)
     _dot_trans_kernel[(1,)](dev(a, device, dtype), dev(bt, device, dtype), c, c2, M=m, N=n, K=k)
     ref = a.astype(np.int64) @ bt.astype(np.int64).T
     np.testing.assert_array_equal(host(c), ref)
@@ -244,7 +226,7 @@ def _dot3d_kernel(A, B, C, BATCH: tl.constexpr, M: tl.constexpr, N: tl.constexpr
 @unsupported_on_tcpu("blocks of rank 3")
 def test_dot_batched_3d(device):
     bsz, m, n, k = 2, 16, 32, 16
-    a, b = int_valued((bsz, m, k), 14), int_valued((bsz, k, n), 15)
+    a, b = small_ints((bsz, m, k), 14), small_ints((bsz, k, n), 15)
     c = torch.empty((bsz, m, n), dtype=torch.float32, device=device)
     _dot3d_kernel[(1,)](dev(a, device, "float16"), dev(b, device, "float16"), c, BATCH=bsz, M=m, N=n, K=k)
     np.testing.assert_array_equal(host(c), np.matmul(a, b))
@@ -271,7 +253,7 @@ def _tiled_matmul_kernel(A, B, C, M, N, K, sam, sak, sbk, sbn, scm, scn, BM: tl.
 
 @pytest.mark.parametrize("m, n, k", [(50, 70, 90), (128, 32, 17)])
 def test_tiled_matmul_ragged(m, n, k, device):
-    a, b = int_valued((m, k), 16), int_valued((k, n), 17)
+    a, b = small_ints((m, k), 16), small_ints((k, n), 17)
     ad, bd = dev(a, device, "float16"), dev(b, device, "float16")
     c = torch.empty((m, n), dtype=torch.float16, device=device)
     grid = (triton.cdiv(m, 32), triton.cdiv(n, 32))

@@ -26,31 +26,17 @@ import torch
 
 import triton
 import triton.language as tl
+from lang_support import NP, TORCH, dev, host, tl_dtype
 
 # --------------------------------------------------------------------------------------
-# helpers (each test file is self-contained)
+# helpers (with lang_support's)
 # --------------------------------------------------------------------------------------
 
 INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint32"]
 FLOAT_DTYPES = ["float16", "bfloat16", "float32", "float64"]
 ALL_DTYPES = INT_DTYPES + FLOAT_DTYPES
 
-_NP = {
-    "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
-    "uint8": np.uint8, "uint32": np.uint32,
-    "float16": np.float16, "bfloat16": np.float32, "float32": np.float32, "float64": np.float64,
-}
-_TORCH = {
-    "int8": torch.int8, "int16": torch.int16, "int32": torch.int32, "int64": torch.int64,
-    "uint8": torch.uint8, "uint32": torch.int32,
-    "float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
-    "float64": torch.float64,
-}
 _BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8, "uint32": 32}
-
-
-def tl_dtype(name):
-    return getattr(tl, name)
 
 
 def load_cast(name):
@@ -90,7 +76,7 @@ def round_to(name, a):
     """Round float64/float32 values to the representable values of dtype `name` (as numpy)."""
     if name == "bfloat16":
         return bf16_round(np.asarray(a, np.float64).astype(np.float32))
-    return np.asarray(a).astype(_NP[name])
+    return np.asarray(a).astype(NP[name])
 
 
 def rand_data(name, n, rs, lo=None, hi=None, nonzero=False):
@@ -102,10 +88,10 @@ def rand_data(name, n, rs, lo=None, hi=None, nonzero=False):
             lo = 0 if lo is None else lo
             hi = 2 ** 32 - 1 if hi is None else hi
         else:
-            info = np.iinfo(_NP[name])
+            info = np.iinfo(NP[name])
             lo = int(info.min) + 1 if lo is None else lo  # never INT_MIN (INT_MIN // -1 overflows)
             hi = int(info.max) if hi is None else hi
-        x = rs.randint(lo, hi + 1, size=n, dtype=np.int64).astype(_NP[name])
+        x = rs.randint(lo, hi + 1, size=n, dtype=np.int64).astype(NP[name])
         if nonzero:
             x[x == 0] = 1
         return x
@@ -117,26 +103,8 @@ def rand_data(name, n, rs, lo=None, hi=None, nonzero=False):
     return round_to(name, x)
 
 
-def to_device(arr, name, device):
-    arr = np.ascontiguousarray(arr)
-    if name == "bfloat16":
-        return torch.from_numpy(arr.astype(np.float32)).to(torch.bfloat16).to(device)
-    if name == "uint32":
-        return torch.from_numpy(arr.astype(np.uint32).view(np.int32).copy()).to(device)
-    return torch.from_numpy(arr.astype(_NP[name]).copy()).to(device)
-
-
-def to_numpy(t, name):
-    t = t.detach().cpu()
-    if name == "bfloat16":
-        return t.float().numpy()
-    if name == "uint32":
-        return t.numpy().view(np.uint32)
-    return t.numpy()
-
-
 def empty(n, name, device):
-    return torch.empty(n, dtype=_TORCH[name], device=device)
+    return torch.empty(n, dtype=TORCH[name], device=device)
 
 
 def np_shl(x, y):
@@ -205,8 +173,8 @@ def _apply_binary(x, y, OP: tl.constexpr):
 
 
 @triton.jit
-def _binary_kernel(X, Y, Z, OP: tl.constexpr, XT: tl.constexpr, YT: tl.constexpr, ZT: tl.constexpr,
-                   BLOCK: tl.constexpr):
+def _load_operands(X, Y, XT: tl.constexpr, YT: tl.constexpr, BLOCK: tl.constexpr):
+    # Blocks of BLOCK elements at X and Y, bitcast to XT and YT where given (see load_cast).
     offs = tl.arange(0, BLOCK)
     x = tl.load(X + offs)
     y = tl.load(Y + offs)
@@ -214,6 +182,14 @@ def _binary_kernel(X, Y, Z, OP: tl.constexpr, XT: tl.constexpr, YT: tl.constexpr
         x = x.to(XT, bitcast=True)
     if YT is not None:
         y = y.to(YT, bitcast=True)
+    return x, y
+
+
+@triton.jit
+def _binary_kernel(X, Y, Z, OP: tl.constexpr, XT: tl.constexpr, YT: tl.constexpr, ZT: tl.constexpr,
+                   BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x, y = _load_operands(X, Y, XT, YT, BLOCK)
     z = _apply_binary(x, y, OP)
     tl.static_assert(ZT == z.dtype, "unexpected result dtype")
     tl.store(Z + offs, z)
@@ -225,11 +201,7 @@ def _three_ops_kernel(X, Y, Z0, Z1, Z2, OP0: tl.constexpr, OP1: tl.constexpr, OP
                       BLOCK: tl.constexpr):
     # Three operators of one kind on the same operands; "" skips a slot.
     offs = tl.arange(0, BLOCK)
-    x = tl.load(X + offs)
-    y = tl.load(Y + offs)
-    if XT is not None:
-        x = x.to(XT, bitcast=True)
-        y = y.to(XT, bitcast=True)
+    x, y = _load_operands(X, Y, XT, XT, BLOCK)
     z0 = _apply_binary(x, y, OP0)
     tl.static_assert(ZT0 == z0.dtype, "unexpected result dtype (slot 0)")
     tl.store(Z0 + offs, z0)
@@ -271,7 +243,7 @@ def _scalar_arg_kernel(X, Z, s, OP: tl.constexpr, ZT: tl.constexpr, BLOCK: tl.co
 
 def _ref_binary(op, x, y, zname):
     """numpy reference: both operands converted to the result dtype first."""
-    zt = _NP[zname]
+    zt = NP[zname]
     with np.errstate(all="ignore"):
         if zname in INT_DTYPES:
             a, b = x.astype(zt), y.astype(zt)
@@ -316,19 +288,33 @@ def _div_result(name):
     return "float64" if name == "float64" else "float32"
 
 
+def run_three_ops(x, y, dtype, ops, result_dtypes, device):
+    """x OP y for up to three operators in one launch of _three_ops_kernel, on blocks of `dtype`;
+    the kernel checks that the result of ops[i] has dtype result_dtypes[i]. A slot past the
+    operators given, or whose operator is "", is left out. The results as numpy arrays."""
+    ops = tuple(ops) + ("",) * (3 - len(ops))
+    zts = tuple(result_dtypes) + (dtype,) * (3 - len(result_dtypes))
+    outs = [empty(BLOCK, zt, device) for zt in zts]
+    _three_ops_kernel[(1,)](dev(x, device, dtype), dev(y, device, dtype), *outs,
+                            OP0=ops[0], OP1=ops[1], OP2=ops[2], XT=load_cast(dtype),
+                            ZT0=tl_dtype(zts[0]), ZT1=tl_dtype(zts[1]), ZT2=tl_dtype(zts[2]), BLOCK=BLOCK)
+    return [host(out, zt) for out, zt in zip(outs, zts)]
+
+
+def check_exact_ops(x, y, dtype, ops, device):
+    """Three operators whose results keep the operands' dtype, each checked exactly."""
+    for op, got in zip(ops, run_three_ops(x, y, dtype, ops, [dtype] * 3, device)):
+        assert_exact(got, _ref_binary(op, x, y, dtype))
+
+
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 def test_add_sub_mul(dtype, device):
     rs = np.random.RandomState(0)
     x, y = rand_data(dtype, BLOCK, rs), rand_data(dtype, BLOCK, rs)
     if dtype in FLOAT_DTYPES:  # exercise inf/nan propagation too
         x[:3] = [np.inf, -np.inf, np.nan]
-    outs = [empty(BLOCK, dtype, device) for _ in range(3)]
-    zt = tl_dtype(dtype)
-    _three_ops_kernel[(1,)](to_device(x, dtype, device), to_device(y, dtype, device), *outs,
-                            OP0="+", OP1="-", OP2="*", XT=load_cast(dtype), ZT0=zt, ZT1=zt, ZT2=zt, BLOCK=BLOCK)
-    for op, out in zip("+-*", outs):
-        # Exact: IEEE +,-,* are correctly rounded on every backend (no contraction here).
-        assert_exact(to_numpy(out, dtype), _ref_binary(op, x, y, dtype))
+    # Exact: IEEE +,-,* are correctly rounded on every backend (no contraction here).
+    check_exact_ops(x, y, dtype, "+-*", device)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
@@ -350,48 +336,37 @@ def test_div_mod(dtype, device):
     is_int = dtype in INT_DTYPES
     div_t = _div_result(dtype)
     mod_t = dtype if is_int else div_t
-    ops = ("/", "%", "//" if is_int else "")
-    outs = [empty(BLOCK, div_t, device), empty(BLOCK, mod_t, device), empty(BLOCK, dtype, device)]
-    _three_ops_kernel[(1,)](to_device(x, dtype, device), to_device(y, dtype, device), *outs,
-                            OP0=ops[0], OP1=ops[1], OP2=ops[2], XT=load_cast(dtype), ZT0=tl_dtype(div_t), ZT1=tl_dtype(mod_t),
-                            ZT2=tl_dtype(dtype), BLOCK=BLOCK)
+    quotient, remainder, int_quotient = run_three_ops(x, y, dtype, ("/", "%", "//" if is_int else ""),
+                                                      (div_t, mod_t, dtype), device)
     # `/`: int / int and fp16/bf16 / are computed in fp32.  fp32 division may be the
     # approximate div.full on NVIDIA (<= 2 ulp): rtol 3e-7; fp64 is exact.
     xd, yd = x.astype(np.float64), y.astype(np.float64)
     ref_div = (xd.astype(np.float32) / yd.astype(np.float32)) if div_t == "float32" else xd / yd
-    np.testing.assert_allclose(to_numpy(outs[0], div_t), ref_div, rtol=3e-7 if div_t == "float32" else 0)
+    np.testing.assert_allclose(quotient, ref_div, rtol=3e-7 if div_t == "float32" else 0)
     if is_int:
-        assert_exact(to_numpy(outs[1], mod_t), np_trunc_mod(x, y))
-        assert_exact(to_numpy(outs[2], dtype), np_trunc_div(x, y))
+        assert_exact(remainder, np_trunc_mod(x, y))
+        assert_exact(int_quotient, np_trunc_div(x, y))
     else:
         # fmod is exact in IEEE; allow for the GPU's x - trunc(x/y)*y (error ~ ulp(x)).
         ref_mod = np.fmod(xd, yd)
         scale = np.abs(xd) * (2e-7 if mod_t == "float32" else 1e-15)
-        np.testing.assert_array_less(np.abs(to_numpy(outs[1], mod_t) - ref_mod), scale + 1e-30)
+        np.testing.assert_array_less(np.abs(remainder - ref_mod), scale + 1e-30)
 
 
 def test_int_division_truncates_like_c(device):
     # The table of C semantics, explicitly: -7 // 2 == -3 and -7 % 2 == -1 (Python: -4 and 1).
     x = np.array([-7, 7, -7, 7, -1, 1, -9, 9] * 16, dtype=np.int32)
     y = np.array([2, -2, -2, 2, 4, -4, 3, -3] * 16, dtype=np.int32)
-    q, r = empty(BLOCK, "int32", device), empty(BLOCK, "int32", device)
-    _three_ops_kernel[(1,)](to_device(x, "int32", device), to_device(y, "int32", device), q, r, q,
-                            OP0="//", OP1="%", OP2="", XT=None, ZT0=tl.int32, ZT1=tl.int32, ZT2=tl.int32,
-                            BLOCK=BLOCK)
-    assert list(to_numpy(q, "int32")[:8]) == [-3, -3, 3, 3, 0, 0, -3, -3]
-    assert list(to_numpy(r, "int32")[:8]) == [-1, 1, -1, 1, -1, 1, 0, 0]
+    q, r, _ = run_three_ops(x, y, "int32", ("//", "%"), ("int32", "int32"), device)
+    assert list(q[:8]) == [-3, -3, 3, 3, 0, 0, -3, -3]
+    assert list(r[:8]) == [-1, 1, -1, 1, -1, 1, 0, 0]
 
 
 @pytest.mark.parametrize("dtype", INT_DTYPES)
 def test_bitwise(dtype, device):
     rs = np.random.RandomState(2)
     x, y = rand_data(dtype, BLOCK, rs), rand_data(dtype, BLOCK, rs)
-    outs = [empty(BLOCK, dtype, device) for _ in range(3)]
-    zt = tl_dtype(dtype)
-    _three_ops_kernel[(1,)](to_device(x, dtype, device), to_device(y, dtype, device), *outs,
-                            OP0="&", OP1="|", OP2="^", XT=load_cast(dtype), ZT0=zt, ZT1=zt, ZT2=zt, BLOCK=BLOCK)
-    for op, out in zip("&|^", outs):
-        assert_exact(to_numpy(out, dtype), _ref_binary(op, x, y, dtype))
+    check_exact_ops(x, y, dtype, "&|^", device)
 
 
 @pytest.mark.parametrize("dtype", INT_DTYPES)
@@ -400,14 +375,10 @@ def test_shifts(dtype, device):
     x = rand_data(dtype, BLOCK, rs)
     if dtype not in ("uint8", "uint32"):
         x[: BLOCK // 2] = -np.abs(x[: BLOCK // 2])  # negative values: >> is arithmetic
-    y = rs.randint(0, _BITS[dtype], size=BLOCK).astype(_NP[dtype])  # shift < bit width
-    outs = [empty(BLOCK, dtype, device) for _ in range(2)]
-    zt = tl_dtype(dtype)
-    _three_ops_kernel[(1,)](to_device(x, dtype, device), to_device(y, dtype, device), outs[0], outs[1],
-                            outs[0], OP0="<<", OP1=">>", OP2="", XT=load_cast(dtype), ZT0=zt, ZT1=zt, ZT2=zt,
-                            BLOCK=BLOCK)
-    assert_exact(to_numpy(outs[0], dtype), np_shl(x, y))
-    assert_exact(to_numpy(outs[1], dtype), x >> y)
+    y = rs.randint(0, _BITS[dtype], size=BLOCK).astype(NP[dtype])  # shift < bit width
+    shl, shr, _ = run_three_ops(x, y, dtype, ("<<", ">>"), (dtype, dtype), device)
+    assert_exact(shl, np_shl(x, y))
+    assert_exact(shr, x >> y)
 
 
 # --------------------------------------------------------------------------------------
@@ -444,13 +415,13 @@ def test_mixed_dtype_promotion(xt, yt, op, zt, device):
 
     x, y = data(xt), data(yt)
     z = empty(BLOCK, zt, device)
-    _binary_kernel[(1,)](to_device(x, xt, device), to_device(y, yt, device), z, OP=op, XT=load_cast(xt),
+    _binary_kernel[(1,)](dev(x, device, xt), dev(y, device, yt), z, OP=op, XT=load_cast(xt),
                          YT=load_cast(yt), ZT=tl_dtype(zt), BLOCK=BLOCK)
-    got = to_numpy(z, zt)
+    got = host(z, zt)
     if zt in INT_DTYPES:
         assert_exact(got, _ref_binary(op, x, y, zt))
     elif op == "/":
-        ref = x.astype(np.float64).astype(_NP[zt]) / y.astype(np.float64).astype(_NP[zt])
+        ref = x.astype(np.float64).astype(NP[zt]) / y.astype(np.float64).astype(NP[zt])
         np.testing.assert_allclose(got, ref, rtol=3e-7 if zt == "float32" else 0)
     else:
         # operands converted to the result type (exactly, or with one rounding for int64 -> fp32)
@@ -485,8 +456,8 @@ SCALAR_CASES = [
 
 def _scalar_ref(xt, op, s, zt, x):
     if zt in INT_DTYPES:
-        sv = np.full(x.shape, s, dtype=np.int64).astype(_NP[zt])
-        xv = x.astype(_NP[zt])
+        sv = np.full(x.shape, s, dtype=np.int64).astype(NP[zt])
+        xv = x.astype(NP[zt])
     else:
         sv = round_to(zt, np.full(x.shape, s, dtype=np.float64))
         xv = round_to(zt, x.astype(np.float64)) if xt in INT_DTYPES else x.astype(np.float64)
@@ -502,9 +473,9 @@ def test_scalar_does_not_promote_block(xt, op, s, zt, device):
     if xt == "int16" and op == "r//":
         x[:4] = [3, -3, 7, -7]
     z = empty(BLOCK, zt, device)
-    _scalar_const_kernel[(1,)](to_device(x, xt, device), z, S=s, OP=op, XT=load_cast(xt), ZT=tl_dtype(zt),
+    _scalar_const_kernel[(1,)](dev(x, device, xt), z, S=s, OP=op, XT=load_cast(xt), ZT=tl_dtype(zt),
                                BLOCK=BLOCK)
-    got, ref = to_numpy(z, zt), _scalar_ref(xt, op, s, zt, x)
+    got, ref = host(z, zt), _scalar_ref(xt, op, s, zt, x)
     if "/" in op and "//" not in op and zt == "float32":
         np.testing.assert_allclose(got, ref, rtol=3e-7)  # approximate fp32 division on NVIDIA
     else:
@@ -514,9 +485,9 @@ def test_scalar_does_not_promote_block(xt, op, s, zt, device):
 def test_int8_plus_literal_wraps(device):
     x = np.array([100, 27, 28, -128 + 1, 0] + [1] * (BLOCK - 5), dtype=np.int8)
     z = empty(BLOCK, "int8", device)
-    _scalar_const_kernel[(1,)](to_device(x, "int8", device), z, S=100, OP="+", XT=None, ZT=tl.int8,
+    _scalar_const_kernel[(1,)](dev(x, device, "int8"), z, S=100, OP="+", XT=None, ZT=tl.int8,
                                BLOCK=BLOCK)
-    assert list(to_numpy(z, "int8")[:5]) == [-56, 127, -128, -27, 100]
+    assert list(host(z, "int8")[:5]) == [-56, 127, -128, -27, 100]
 
 
 RUNTIME_SCALAR_CASES = [
@@ -534,13 +505,13 @@ def test_runtime_scalar_argument_promotes(xt, op, s, zt, device):
     rs = np.random.RandomState(6)
     x = rand_data(xt, BLOCK, rs)
     z = empty(BLOCK, zt, device)
-    _scalar_arg_kernel[(1,)](to_device(x, xt, device), z, s, OP=op, ZT=tl_dtype(zt), BLOCK=BLOCK)
+    _scalar_arg_kernel[(1,)](dev(x, device, xt), z, s, OP=op, ZT=tl_dtype(zt), BLOCK=BLOCK)
     if zt in INT_DTYPES:
-        ref = _ref_binary(op, x.astype(_NP[zt]), np.full(BLOCK, s, dtype=np.int64).astype(_NP[zt]), zt)
+        ref = _ref_binary(op, x.astype(NP[zt]), np.full(BLOCK, s, dtype=np.int64).astype(NP[zt]), zt)
     else:
         sv = np.full(BLOCK, np.float32(s), dtype=np.float64)
         ref = _ref_binary(op, x.astype(np.float64), sv, zt)
-    assert_exact(to_numpy(z, zt), ref)
+    assert_exact(host(z, zt), ref)
 
 
 @triton.jit
@@ -607,12 +578,7 @@ def test_floordiv_on_float_blocks_is_rejected(device):
 @triton.jit
 def _compare_kernel(X, Y, EQ, NE, LT, LE, GT, GE, XT: tl.constexpr, YT: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    x = tl.load(X + offs)
-    y = tl.load(Y + offs)
-    if XT is not None:
-        x = x.to(XT, bitcast=True)
-    if YT is not None:
-        y = y.to(YT, bitcast=True)
+    x, y = _load_operands(X, Y, XT, YT, BLOCK)
     tl.static_assert((x == y).dtype == tl.int1)
     tl.store(EQ + offs, x == y)
     tl.store(NE + offs, x != y)
@@ -624,7 +590,7 @@ def _compare_kernel(X, Y, EQ, NE, LT, LE, GT, GE, XT: tl.constexpr, YT: tl.const
 
 def _check_compare(xt, yt, x, y, device, xref=None, yref=None):
     outs = [torch.zeros(BLOCK, dtype=torch.bool, device=device) for _ in range(6)]
-    _compare_kernel[(1,)](to_device(x, xt, device), to_device(y, yt, device), *outs, XT=load_cast(xt),
+    _compare_kernel[(1,)](dev(x, device, xt), dev(y, device, yt), *outs, XT=load_cast(xt),
                           YT=load_cast(yt), BLOCK=BLOCK)
     a = x if xref is None else xref
     b = y if yref is None else yref
@@ -685,12 +651,12 @@ def test_unary_minus_invert(dtype, device):
     x = rand_data(dtype, BLOCK, rs)
     is_int = dtype in INT_DTYPES
     neg, inv = (empty(BLOCK, dtype, device) for _ in range(2))
-    _unary_kernel[(1,)](to_device(x, dtype, device), neg, inv, XT=load_cast(dtype), IS_INT=is_int, BLOCK=BLOCK)
+    _unary_kernel[(1,)](dev(x, device, dtype), neg, inv, XT=load_cast(dtype), IS_INT=is_int, BLOCK=BLOCK)
     with np.errstate(over="ignore"):
         ref_neg = (np.zeros_like(x) - x) if is_int else -x  # unsigned negation wraps
-    assert_exact(to_numpy(neg, dtype), ref_neg)
+    assert_exact(host(neg, dtype), ref_neg)
     if is_int:
-        assert_exact(to_numpy(inv, dtype), ~x)
+        assert_exact(host(inv, dtype), ~x)
 
 
 @triton.jit
@@ -706,7 +672,7 @@ def _not_kernel(X, Z, BLOCK: tl.constexpr):
 def test_logical_not_of_bool_block(device):
     x = np.arange(BLOCK, dtype=np.int32) - BLOCK // 2
     z = torch.empty(BLOCK, dtype=torch.int32, device=device)
-    _not_kernel[(1,)](to_device(x, "int32", device), z, BLOCK=BLOCK)
+    _not_kernel[(1,)](dev(x, device, "int32"), z, BLOCK=BLOCK)
     assert_exact(z.cpu().numpy(), (x <= 0).astype(np.int32))
 
 
@@ -719,11 +685,7 @@ def test_logical_not_of_bool_block(device):
 def _where_kernel(C, X, Y, Z, XT: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     c = tl.load(C + offs) != 0
-    x = tl.load(X + offs)
-    y = tl.load(Y + offs)
-    if XT is not None:
-        x = x.to(XT, bitcast=True)
-        y = y.to(XT, bitcast=True)
+    x, y = _load_operands(X, Y, XT, XT, BLOCK)
     z = tl.where(c, x, y)
     tl.static_assert(z.dtype == x.dtype)
     tl.store(Z + offs, z)
@@ -735,9 +697,9 @@ def test_where(dtype, device):
     c = rs.randint(0, 2, size=BLOCK).astype(np.int8)
     x, y = rand_data(dtype, BLOCK, rs), rand_data(dtype, BLOCK, rs)
     z = empty(BLOCK, dtype, device)
-    _where_kernel[(1,)](to_device(c, "int8", device), to_device(x, dtype, device), to_device(y, dtype, device),
+    _where_kernel[(1,)](dev(c, device, "int8"), dev(x, device, dtype), dev(y, device, dtype),
                         z, XT=load_cast(dtype), BLOCK=BLOCK)
-    assert_exact(to_numpy(z, dtype), np.where(c != 0, x, y))
+    assert_exact(host(z, dtype), np.where(c != 0, x, y))
 
 
 @triton.jit
@@ -762,7 +724,7 @@ def test_where_with_scalars(device):
     z0 = torch.empty(BLOCK, dtype=torch.int8, device=device)
     z1 = torch.empty(BLOCK, dtype=torch.float32, device=device)
     z2 = torch.empty(BLOCK, dtype=torch.int32, device=device)
-    _where_scalars_kernel[(1,)](to_device(x, "int8", device), z0, z1, z2, BLOCK=BLOCK)
+    _where_scalars_kernel[(1,)](dev(x, device, "int8"), z0, z1, z2, BLOCK=BLOCK)
     assert_exact(z0.cpu().numpy(), np.where(x > 0, x, 0).astype(np.int8))
     assert_exact(z1.cpu().numpy(), np.where(x > 0, x.astype(np.float32), np.float32(1.5)))
     assert_exact(z2.cpu().numpy(), np.where(x > 0, 7, -7).astype(np.int32))
@@ -776,11 +738,7 @@ def test_where_with_scalars(device):
 @triton.jit
 def _maxmin_kernel(X, Y, MX, MN, XT: tl.constexpr, PROPAGATE: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    x = tl.load(X + offs)
-    y = tl.load(Y + offs)
-    if XT is not None:
-        x = x.to(XT, bitcast=True)
-        y = y.to(XT, bitcast=True)
+    x, y = _load_operands(X, Y, XT, XT, BLOCK)
     if PROPAGATE:
         mx = tl.maximum(x, y, propagate_nan=tl.PropagateNan.ALL)
         mn = tl.minimum(x, y, propagate_nan=tl.PropagateNan.ALL)
@@ -791,6 +749,15 @@ def _maxmin_kernel(X, Y, MX, MN, XT: tl.constexpr, PROPAGATE: tl.constexpr, BLOC
     tl.store(MN + offs, mn)
 
 
+def run_maximum_minimum(x, y, dtype, propagate, device):
+    """tl.maximum and tl.minimum of blocks x and y of `dtype` (propagate: PropagateNan.ALL), as
+    numpy arrays."""
+    mx, mn = empty(BLOCK, dtype, device), empty(BLOCK, dtype, device)
+    _maxmin_kernel[(1,)](dev(x, device, dtype), dev(y, device, dtype), mx, mn,
+                         XT=load_cast(dtype), PROPAGATE=propagate, BLOCK=BLOCK)
+    return host(mx, dtype), host(mn, dtype)
+
+
 @pytest.mark.parametrize("dtype", ["int8", "uint32", "int64", "bfloat16"])
 def test_maximum_minimum(dtype, device):
     rs = np.random.RandomState(10)
@@ -798,11 +765,9 @@ def test_maximum_minimum(dtype, device):
     if dtype == "uint32":
         x[:4] = [0x80000000, 1, 0xFFFFFFFF, 0]
         y[:4] = [1, 0x80000000, 0, 0xFFFFFFFF]
-    mx, mn = empty(BLOCK, dtype, device), empty(BLOCK, dtype, device)
-    _maxmin_kernel[(1,)](to_device(x, dtype, device), to_device(y, dtype, device), mx, mn,
-                         XT=load_cast(dtype), PROPAGATE=False, BLOCK=BLOCK)
-    assert_exact(to_numpy(mx, dtype), np.maximum(x, y))
-    assert_exact(to_numpy(mn, dtype), np.minimum(x, y))
+    mx, mn = run_maximum_minimum(x, y, dtype, False, device)
+    assert_exact(mx, np.maximum(x, y))
+    assert_exact(mn, np.minimum(x, y))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -814,15 +779,13 @@ def test_maximum_minimum_nan(dtype, propagate, device):
     y[1:BLOCK:4] = np.nan      # NaN on the right
     x[2:BLOCK:8] = np.nan      # NaN on both sides
     y[2:BLOCK:8] = np.nan
-    mx, mn = empty(BLOCK, dtype, device), empty(BLOCK, dtype, device)
-    _maxmin_kernel[(1,)](to_device(x, dtype, device), to_device(y, dtype, device), mx, mn, XT=None,
-                         PROPAGATE=propagate, BLOCK=BLOCK)
+    mx, mn = run_maximum_minimum(x, y, dtype, propagate, device)
     if propagate:   # PropagateNan.ALL: NaN if either operand is NaN
         ref_mx, ref_mn = np.maximum(x, y), np.minimum(x, y)
     else:           # default PropagateNan.NONE: the non-NaN operand (IEEE maxNum/minNum)
         ref_mx, ref_mn = np.fmax(x, y), np.fmin(x, y)
-    assert_exact(to_numpy(mx, dtype), ref_mx)
-    assert_exact(to_numpy(mn, dtype), ref_mn)
+    assert_exact(mx, ref_mx)
+    assert_exact(mn, ref_mn)
 
 
 # --------------------------------------------------------------------------------------
@@ -860,7 +823,7 @@ def _cast_data(src, dst, rs):
         if dst.startswith("u"):
             lo, hi = 0.0, 255.0 if dst == "uint8" else 1e9
         else:
-            info = np.iinfo(_NP[dst])
+            info = np.iinfo(NP[dst])
             lo, hi = max(float(info.min) + 1, -6e4), min(float(info.max) - 1, 6e4)
         x = rand_data(src, BLOCK, rs, lo=lo, hi=hi)
         x[:6] = round_to(src, [0.0, -0.0, 0.75, -0.75, 2.5, -2.5 if lo < 0 else 3.5])
@@ -875,8 +838,8 @@ def _cast_data(src, dst, rs):
 def _cast_ref(src, dst, x):
     if dst in INT_DTYPES:
         if src in INT_DTYPES:
-            return x.astype(_NP[dst])  # wrap / sign- or zero-extend like C
-        return np.trunc(x.astype(np.float64)).astype(_NP[dst])
+            return x.astype(NP[dst])  # wrap / sign- or zero-extend like C
+        return np.trunc(x.astype(np.float64)).astype(NP[dst])
     with np.errstate(over="ignore"):
         return round_to(dst, x.astype(np.float64) if src != "float64" else x)
 
@@ -894,13 +857,13 @@ def test_cast(src, dst, device):
     rs = np.random.RandomState(12)
     x = _cast_data(src, dst, rs)
     z = empty(BLOCK, dst, device)
-    _cast_kernel[(1,)](to_device(x, src, device), z, XT=load_cast(src), DST=tl_dtype(dst), BLOCK=BLOCK)
+    _cast_kernel[(1,)](dev(x, device, src), z, XT=load_cast(src), DST=tl_dtype(dst), BLOCK=BLOCK)
     ref = _cast_ref(src, dst, x)
     if src == "float64" and dst == "bfloat16":
         # fp64 -> bf16 may round twice (through fp32) on some backends: allow 1 ulp there
-        np.testing.assert_allclose(to_numpy(z, dst), ref, rtol=2 ** -8)
+        np.testing.assert_allclose(host(z, dst), ref, rtol=2 ** -8)
     else:
-        assert_exact(to_numpy(z, dst), ref)
+        assert_exact(host(z, dst), ref)
 
 
 @triton.jit
@@ -917,7 +880,7 @@ def test_casts_to_and_from_bool(device):
     x = np.array([0.0, -0.0, 1.5, -2.0, np.nan, np.inf, 1e-30, -1e-30] * (BLOCK // 8), dtype=np.float32)
     z0, z1 = (torch.empty(BLOCK, dtype=torch.int32, device=device) for _ in range(2))
     z2 = torch.empty(BLOCK, dtype=torch.float32, device=device)
-    _bool_cast_kernel[(1,)](to_device(x, "float32", device), z0, z1, z2, BLOCK=BLOCK)
+    _bool_cast_kernel[(1,)](dev(x, device, "float32"), z0, z1, z2, BLOCK=BLOCK)
     assert_exact(z0.cpu().numpy(), (x != 0).astype(np.int32))
     with np.errstate(invalid="ignore"):
         assert_exact(z1.cpu().numpy(), (x > 0).astype(np.int32))
@@ -944,14 +907,14 @@ def test_bitcast(src, dst, device):
         x = rand_data(src, BLOCK, rs)
         if src in FLOAT_DTYPES:
             x[:3] = [np.inf, -0.0, 1.0]
-    xd = to_device(x, src, device)
+    xd = dev(x, device, src)
     z = empty(BLOCK, dst, device)
     _bitcast_kernel[(1,)](xd, z, DST=tl_dtype(dst), BLOCK=BLOCK)
     if src == "bfloat16":
         expected_bits = xd.cpu().view(torch.int16).numpy()
     else:
-        expected_bits = x.view(_NP[dst])
-    assert_exact(to_numpy(z, dst), expected_bits)
+        expected_bits = x.view(NP[dst])
+    assert_exact(host(z, dst), expected_bits)
 
 
 # --------------------------------------------------------------------------------------
@@ -995,14 +958,14 @@ def _rounding_inputs(dst):
 def test_fp32_downcast_rounding(dst, rounding, device):
     x = _rounding_inputs(dst)
     z = empty(BLOCK, dst, device)
-    _downcast_kernel[(1,)](to_device(x, "float32", device), z, DST=tl_dtype(dst), ROUNDING=rounding,
+    _downcast_kernel[(1,)](dev(x, device, "float32"), z, DST=tl_dtype(dst), ROUNDING=rounding,
                            BLOCK=BLOCK)
     with np.errstate(over="ignore"):
         if rounding == "rtz":
             ref = fp16_rtz(x) if dst == "float16" else bf16_rtz(x)
         else:  # default: round to nearest, ties to even
             ref = x.astype(np.float16) if dst == "float16" else bf16_round(x)
-    assert_exact(to_numpy(z, dst), ref)
+    assert_exact(host(z, dst), ref)
 
 
 @triton.jit
@@ -1019,6 +982,6 @@ def test_store_converts_to_element_type(device):
     x = np.clip(x, -60000, 60000).astype(np.float32)
     z16 = torch.empty(BLOCK, dtype=torch.float16, device=device)
     z8 = torch.empty(BLOCK, dtype=torch.int8, device=device)
-    _store_cast_kernel[(1,)](to_device(x, "float32", device), z16, z8, BLOCK=BLOCK)
+    _store_cast_kernel[(1,)](dev(x, device, "float32"), z16, z8, BLOCK=BLOCK)
     assert_exact(z16.cpu().numpy(), x.astype(np.float16))
     assert_exact(z8.cpu().numpy(), np.trunc(x).astype(np.int64).astype(np.int32).astype(np.int8))

@@ -24,32 +24,24 @@ import torch
 import triton
 import triton.language as tl
 from triton.language.extra import libdevice
+from lang_support import NP, TORCH, dev
 
 BLOCK = 128
 
-_NP = {"float32": np.float32, "float64": np.float64, "int32": np.int32, "int8": np.int8}
-_TORCH = {"float32": torch.float32, "float64": torch.float64, "int32": torch.int32, "int8": torch.int8,
-          "float16": torch.float16}
-
-
-def to_device(arr, device):
-    return torch.from_numpy(np.ascontiguousarray(arr).copy()).to(device)
-
-
 def uniform(dtype, lo, hi, seed, n=BLOCK):
-    return np.random.RandomState(seed).uniform(lo, hi, size=n).astype(_NP[dtype])
+    return np.random.RandomState(seed).uniform(lo, hi, size=n).astype(NP[dtype])
 
 
 def run_unary(fn, x, dtype, device, out_dtype=None):
-    xd = to_device(x, device)
-    z = torch.empty(x.shape[0], dtype=_TORCH[out_dtype or dtype], device=device)
+    xd = dev(x, device)
+    z = torch.empty(x.shape[0], dtype=TORCH[out_dtype or dtype], device=device)
     _unary_kernel[(1,)](xd, z, FN=fn, BLOCK=x.shape[0])
     return z.cpu().numpy()
 
 
 def run_binary(fn, x, y, dtype, device):
-    z = torch.empty(x.shape[0], dtype=_TORCH[dtype], device=device)
-    _binary_kernel[(1,)](to_device(x, device), to_device(y, device), z, FN=fn, BLOCK=x.shape[0])
+    z = torch.empty(x.shape[0], dtype=TORCH[dtype], device=device)
+    _binary_kernel[(1,)](dev(x, device), dev(y, device), z, FN=fn, BLOCK=x.shape[0])
     return z.cpu().numpy()
 
 
@@ -271,9 +263,9 @@ def test_abs_other_dtypes(dtype, device):
         x = rs.uniform(-100, 100, size=BLOCK)
         x[:2] = [-0.0, -np.inf]
     else:
-        info = np.iinfo(_NP[dtype])
-        x = rs.randint(int(info.min) + 1, int(info.max) + 1, size=BLOCK).astype(_NP[dtype])
-    got = run_unary("abs", x.astype(_NP[dtype]), dtype, device)
+        info = np.iinfo(NP[dtype])
+        x = rs.randint(int(info.min) + 1, int(info.max) + 1, size=BLOCK).astype(NP[dtype])
+    got = run_unary("abs", x.astype(NP[dtype]), dtype, device)
     np.testing.assert_array_equal(got, np.abs(x))
 
 
@@ -299,8 +291,8 @@ def test_sqrt_rn_and_div_rn_are_correctly_rounded(device):
     # sqrt_rn and div_rn take fp32 only (fp64 sqrt and / are already correctly rounded)
     dtype = "float32"
     rs = np.random.RandomState(4)
-    x = rs.uniform(0.1, 1000, size=BLOCK).astype(_NP[dtype])
-    y = rs.uniform(0.1, 1000, size=BLOCK).astype(_NP[dtype])
+    x = rs.uniform(0.1, 1000, size=BLOCK).astype(NP[dtype])
+    y = rs.uniform(0.1, 1000, size=BLOCK).astype(NP[dtype])
     # numpy's sqrt and / are IEEE correctly rounded: exact comparison
     np.testing.assert_array_equal(run_unary("sqrt_rn", x, dtype, device), np.sqrt(x))
     np.testing.assert_array_equal(run_binary("div_rn", x, y, dtype, device), x / y)
@@ -335,8 +327,8 @@ def test_fma_is_fused(dtype, device):
     frac_bits = 12 if dtype == "float32" else 27
     a = rs.randint(1, 2 ** frac_bits, size=BLOCK)
     b = rs.randint(1, 2 ** frac_bits, size=BLOCK)
-    x = (1.0 + a * 2.0 ** -frac_bits).astype(_NP[dtype])
-    y = (1.0 + b * 2.0 ** -frac_bits).astype(_NP[dtype])
+    x = (1.0 + a * 2.0 ** -frac_bits).astype(NP[dtype])
+    y = (1.0 + b * 2.0 ** -frac_bits).astype(NP[dtype])
     if dtype == "float32":
         exact = x.astype(np.float64) * y.astype(np.float64)  # exact in float64 (48 bits)
         w = -(x * y)  # fp32 product, correctly rounded
@@ -346,8 +338,8 @@ def test_fma_is_fused(dtype, device):
         w = -(x * y)
         ref = np.array([float(Fraction(float(p)) * Fraction(float(q)) + Fraction(float(r)))
                         for p, q, r in zip(x, y, w)])
-    z = torch.empty(BLOCK, dtype=_TORCH[dtype], device=device)
-    _fma_kernel[(1,)](to_device(x, device), to_device(y, device), to_device(w, device), z, BLOCK=BLOCK)
+    z = torch.empty(BLOCK, dtype=TORCH[dtype], device=device)
+    _fma_kernel[(1,)](dev(x, device), dev(y, device), dev(w, device), z, BLOCK=BLOCK)
     got = z.cpu().numpy()
     np.testing.assert_array_equal(got, ref)
     assert np.count_nonzero(got) > BLOCK // 4   # most products are inexact (53 of 128 for fp32 on the H100 run)
@@ -373,7 +365,7 @@ def test_cdiv(d, device):
     x[:4] = [0, d, d + 1, 2 * d - 1]
     z = torch.empty(BLOCK, dtype=torch.int32, device=device)
     zc = torch.empty(BLOCK, dtype=torch.int32, device=device)
-    _cdiv_kernel[(1,)](to_device(x, device), z, zc, d, DC=d, BLOCK=BLOCK)
+    _cdiv_kernel[(1,)](dev(x, device), z, zc, d, DC=d, BLOCK=BLOCK)
     # tl.cdiv(x, d) is (x + d - 1) // d with C truncation: the ceiling for x >= 0 (and not
     # the mathematical ceiling for some negative x).
     xi = x.astype(np.int64) + d - 1
@@ -409,7 +401,7 @@ def test_umulhi(as_unsigned, device):
         xu[:3] = [0xFFFFFFFF, 0x80000000, 0]
         yu[:3] = [0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF]
     z = torch.empty(BLOCK, dtype=torch.int32, device=device)
-    _umulhi_kernel[(1,)](to_device(xu.view(np.int32), device), to_device(yu.view(np.int32), device), z,
+    _umulhi_kernel[(1,)](dev(xu.view(np.int32), device), dev(yu.view(np.int32), device), z,
                          AS_UNSIGNED=as_unsigned, BLOCK=BLOCK)
     ref = ((xu.astype(np.uint64) * yu.astype(np.uint64)) >> np.uint64(32)).astype(np.uint32)
     np.testing.assert_array_equal(z.cpu().numpy().view(np.uint32), ref)
@@ -439,13 +431,13 @@ def test_clamp(device):
     xn = x.copy()
     xn[::7] = np.nan
     z, zs, zn = (torch.empty(BLOCK, dtype=torch.float32, device=device) for _ in range(3))
-    _clamp_kernel[(1,)](to_device(x, device), to_device(lo, device), to_device(hi, device), z, zs, zn,
+    _clamp_kernel[(1,)](dev(x, device), dev(lo, device), dev(hi, device), z, zs, zn,
                         BLOCK=BLOCK)
     np.testing.assert_array_equal(z.cpu().numpy(), np.minimum(np.maximum(x, lo), hi))
     np.testing.assert_array_equal(zs.cpu().numpy(), np.clip(x, -1.5, 2.0))
     # NaN inputs with PropagateNan.ALL come out as NaN
     zs2, zn2 = (torch.empty(BLOCK, dtype=torch.float32, device=device) for _ in range(2))
-    _clamp_kernel[(1,)](to_device(xn, device), to_device(lo, device), to_device(hi, device), z, zs2, zn2,
+    _clamp_kernel[(1,)](dev(xn, device), dev(lo, device), dev(hi, device), z, zs2, zn2,
                         BLOCK=BLOCK)
     got = zn2.cpu().numpy()
     assert np.isnan(got[::7]).all()
@@ -523,7 +515,7 @@ def test_libdevice_binary(fn, ref, xr, yr, exact, dtype, device):
     got = run_binary(fn, x, y, dtype, device)
     expected = ref(x.astype(np.float64), y.astype(np.float64))
     if exact:
-        np.testing.assert_array_equal(got, expected.astype(_NP[dtype]))
+        np.testing.assert_array_equal(got, expected.astype(NP[dtype]))
     elif dtype == "float32":
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
     else:

@@ -22,38 +22,7 @@ import torch
 
 import triton
 import triton.language as tl
-
-_NP = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64, "uint8": np.uint8,
-       "float16": np.float16, "float32": np.float32, "float64": np.float64}
-_TORCH = {"int8": torch.int8, "int16": torch.int16, "int32": torch.int32, "int64": torch.int64,
-          "uint8": torch.uint8, "float16": torch.float16, "bfloat16": torch.bfloat16,
-          "float32": torch.float32, "float64": torch.float64}
-
-
-def data(dtype, shape, seed=0):
-    rs = np.random.RandomState(seed)
-    n = int(np.prod(shape))
-    if dtype == "bfloat16":  # values representable in bf16, held as fp32
-        x = torch.from_numpy(rs.uniform(-100, 100, size=n).astype(np.float32)).to(torch.bfloat16).float()
-        return x.numpy().reshape(shape)
-    if dtype in ("float16", "float32", "float64"):
-        return rs.uniform(-100, 100, size=n).astype(_NP[dtype]).reshape(shape)
-    info = np.iinfo(_NP[dtype])
-    return rs.randint(max(int(info.min), -10 ** 6), min(int(info.max), 10 ** 6) + 1, size=n).astype(
-        _NP[dtype]).reshape(shape)
-
-
-def dev(arr, device, dtype=None):
-    t = torch.from_numpy(np.ascontiguousarray(arr).copy())
-    if dtype == "bfloat16":
-        t = t.to(torch.bfloat16)
-    return t.to(device)
-
-
-def host(t):
-    t = t.detach().cpu()
-    return t.float().numpy() if t.dtype == torch.bfloat16 else t.numpy()
-
+from lang_support import NP, TORCH, data, dev, host
 
 # --------------------------------------------------------------------------------------
 # masked 1-D loads and stores over a grid
@@ -75,7 +44,7 @@ def test_masked_copy(n, dtype, device):
     BLOCK = 128
     x = data(dtype, (n,), 1)
     pad = 40
-    z = torch.full((n + pad,), 77, dtype=_TORCH[dtype], device=device)
+    z = torch.full((n + pad,), 77, dtype=TORCH[dtype], device=device)
     grid = (triton.cdiv(n, BLOCK),)
     _copy_masked_kernel[grid](dev(x, device, dtype), z, n, BLOCK=BLOCK)
     got = host(z)
@@ -101,13 +70,13 @@ def _load_other_kernel(X, Z0, Z1, Z2, Z3, n, r, BLOCK: tl.constexpr):
 def test_load_other(dtype, device):
     BLOCK, n = 64, 37
     x = data(dtype, (BLOCK,), 2)
-    zs = [torch.empty(BLOCK, dtype=_TORCH[dtype], device=device) for _ in range(4)]
+    zs = [torch.empty(BLOCK, dtype=TORCH[dtype], device=device) for _ in range(4)]
     _load_other_kernel[(1,)](dev(x, device), *zs, n, 0.25, BLOCK=BLOCK)
     offs = np.arange(BLOCK)
     m = offs < n
     exp = [np.where(m, x, -np.inf), np.where(m, x, 7), np.where(m, x, 2.5 * offs), np.where(m, x, 0.25)]
     for z, e in zip(zs, exp):
-        np.testing.assert_array_equal(host(z), e.astype(_NP[dtype]))
+        np.testing.assert_array_equal(host(z), e.astype(NP[dtype]))
 
 
 @triton.jit
@@ -122,10 +91,10 @@ def _load_other_int_kernel(X, Z, n, BLOCK: tl.constexpr):
 def test_load_other_int(dtype, device):
     BLOCK, n = 32, 20
     x = data(dtype, (BLOCK,), 3)
-    z = torch.empty(BLOCK, dtype=_TORCH[dtype], device=device)
+    z = torch.empty(BLOCK, dtype=TORCH[dtype], device=device)
     _load_other_int_kernel[(1,)](dev(x, device), z, n, BLOCK=BLOCK)
-    ref = np.where(np.arange(BLOCK) < n, x, np.array(-1).astype(_NP[dtype]))  # uint8: 255
-    np.testing.assert_array_equal(host(z), ref.astype(_NP[dtype]))
+    ref = np.where(np.arange(BLOCK) < n, x, np.array(-1).astype(NP[dtype]))  # uint8: 255
+    np.testing.assert_array_equal(host(z), ref.astype(NP[dtype]))
 
 
 # --------------------------------------------------------------------------------------

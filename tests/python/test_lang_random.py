@@ -70,6 +70,15 @@ def box_muller(u1, u2):
 
 
 @triton.jit
+def _store4(P, stride, a, b, c, d):
+    # The four blocks of a *4x function (or philox), `stride` elements apart.
+    tl.store(P, a)
+    tl.store(P + stride, b)
+    tl.store(P + 2 * stride, c)
+    tl.store(P + 3 * stride, d)
+
+
+@triton.jit
 def _rand_kernel(OUT, seed, base, stride, FN: tl.constexpr, WIDE: tl.constexpr, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     local = pid * BLOCK + tl.arange(0, BLOCK)
@@ -84,28 +93,19 @@ def _rand_kernel(OUT, seed, base, stride, FN: tl.constexpr, WIDE: tl.constexpr, 
         tl.store(o, tl.randint(seed, offs, n_rounds=7))
     elif FN == "randint4x":
         a, b, c, d = tl.randint4x(seed, offs)
-        tl.store(o, a)
-        tl.store(o + stride, b)
-        tl.store(o + 2 * stride, c)
-        tl.store(o + 3 * stride, d)
+        _store4(o, stride, a, b, c, d)
     elif FN == "rand":
         r = tl.rand(seed, offs)
         tl.static_assert(r.dtype == tl.float32)
         tl.store(o, r)
     elif FN == "rand4x":
         a, b, c, d = tl.rand4x(seed, offs)
-        tl.store(o, a)
-        tl.store(o + stride, b)
-        tl.store(o + 2 * stride, c)
-        tl.store(o + 3 * stride, d)
+        _store4(o, stride, a, b, c, d)
     elif FN == "randn":
         tl.store(o, tl.randn(seed, offs))
     elif FN == "randn4x":
         a, b, c, d = tl.randn4x(seed, offs)
-        tl.store(o, a)
-        tl.store(o + stride, b)
-        tl.store(o + 2 * stride, c)
-        tl.store(o + 3 * stride, d)
+        _store4(o, stride, a, b, c, d)
     else:
         tl.static_assert(False, "unknown function")
 
@@ -114,12 +114,7 @@ def run(fn, seed, n, device, base=0, wide=False, block=64, words=1):
     total = n
     if "4x" in fn:
         words = 4
-    if fn.startswith("rand") and not fn.startswith("randint") and not fn.startswith("randn"):
-        dtype = torch.float32
-    elif fn.startswith("randn"):
-        dtype = torch.float32
-    else:
-        dtype = torch.int32
+    dtype = torch.int32 if fn.startswith("randint") else torch.float32
     out = torch.zeros(words * total, dtype=dtype, device=device)
     _rand_kernel[(triton.cdiv(n, block),)](out, seed, base, total, FN=fn, WIDE=wide, BLOCK=block)
     got = out.cpu().numpy().reshape(words, total)
@@ -222,10 +217,7 @@ def _philox_kernel(C, OUT, seed, BLOCK: tl.constexpr):
     c2 = tl.load(C + 2 * BLOCK + offs)
     c3 = tl.load(C + 3 * BLOCK + offs)
     a, b, c, d = tl.philox(seed, c0, c1, c2, c3)
-    tl.store(OUT + offs, a)
-    tl.store(OUT + BLOCK + offs, b)
-    tl.store(OUT + 2 * BLOCK + offs, c)
-    tl.store(OUT + 3 * BLOCK + offs, d)
+    _store4(OUT + offs, BLOCK, a, b, c, d)
 
 
 @pytest.mark.parametrize("seed", [0, 987654321])

@@ -19,36 +19,7 @@ import torch
 import triton
 import triton.language as tl
 from conftest import unsupported_on_tcpu
-
-_NP = {"int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
-       "float16": np.float16, "float32": np.float32, "float64": np.float64, "bfloat16": np.float32}
-_TORCH = {"int8": torch.int8, "uint8": torch.uint8, "int16": torch.int16, "int32": torch.int32,
-          "int64": torch.int64, "float16": torch.float16, "bfloat16": torch.bfloat16,
-          "float32": torch.float32, "float64": torch.float64}
-
-
-def int_valued(dtype, shape, seed, lo=-50, hi=50):
-    """Integer values (exact in every dtype used here), as the numpy dtype of `dtype`."""
-    x = np.random.RandomState(seed).randint(lo, hi, size=shape)
-    return x.astype(_NP[dtype])
-
-
-def dev(arr, device, dtype=None):
-    t = torch.from_numpy(np.ascontiguousarray(arr).copy())
-    if dtype == "bfloat16":
-        t = t.to(torch.bfloat16)
-    return t.to(device)
-
-
-def host(t):
-    t = t.detach().cpu()
-    return t.float().numpy() if t.dtype == torch.bfloat16 else t.numpy()
-
-
-@triton.jit
-def _offsets2(M: tl.constexpr, N: tl.constexpr):
-    return tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
-
+from lang_support import NP, TORCH, dev, host, int_valued, offsets2
 
 # --------------------------------------------------------------------------------------
 # built-in reductions
@@ -58,7 +29,7 @@ def _offsets2(M: tl.constexpr, N: tl.constexpr):
 @triton.jit
 def _reduce_kernel(X, Z, OP: tl.constexpr, AXIS: tl.constexpr, KEEP: tl.constexpr, ZT: tl.constexpr,
                    M: tl.constexpr, N: tl.constexpr):
-    x = tl.load(X + _offsets2(M, N))
+    x = tl.load(X + offsets2(M, N))
     if OP == "sum":
         r = tl.sum(x, axis=AXIS, keep_dims=KEEP)
     elif OP == "max":
@@ -77,20 +48,20 @@ def _reduce_kernel(X, Z, OP: tl.constexpr, AXIS: tl.constexpr, KEEP: tl.constexp
     if AXIS is None:
         if KEEP:
             tl.static_assert(len(r.shape) == 2 and r.shape[0] == 1 and r.shape[1] == 1)
-            tl.store(Z + _offsets2(1, 1), r)
+            tl.store(Z + offsets2(1, 1), r)
         else:
             tl.static_assert(len(r.shape) == 0)
             tl.store(Z, r)
     elif AXIS == 0:
         if KEEP:
             tl.static_assert(r.shape[0] == 1 and r.shape[1] == N)
-            tl.store(Z + _offsets2(1, N), r)
+            tl.store(Z + offsets2(1, N), r)
         else:
             tl.store(Z + tl.arange(0, N), r)
     else:
         if KEEP:
             tl.static_assert(r.shape[0] == M and r.shape[1] == 1)
-            tl.store(Z + _offsets2(M, 1), r)
+            tl.store(Z + offsets2(M, 1), r)
         else:
             tl.store(Z + tl.arange(0, M), r)
 
@@ -109,7 +80,7 @@ _NP_REDUCE = {
 def run_reduce(op, x, xt, zt, axis, keep, device):
     m, n = x.shape
     out_len = 1 if axis is None else (n if axis == 0 else m)
-    z = torch.empty(out_len, dtype=_TORCH[zt], device=device)
+    z = torch.empty(out_len, dtype=TORCH[zt], device=device)
     _reduce_kernel[(1,)](dev(x, device, xt), z, OP=op, AXIS=axis, KEEP=keep, ZT=getattr(tl, zt), M=m, N=n)
     return host(z)
 
@@ -125,7 +96,7 @@ def test_reduce_fp32(op, axis, keep, device):
     x = int_valued("float32", (16, 32), seed=1, lo=-20, hi=20)  # many ties for argmax/argmin
     zt = "int32" if op.startswith("arg") else "float32"
     got = run_reduce(op, x, "float32", zt, axis, keep, device)
-    ref = np.asarray(_NP_REDUCE[op](x, axis)).astype(_NP[zt]).ravel()
+    ref = np.asarray(_NP_REDUCE[op](x, axis)).astype(NP[zt]).ravel()
     np.testing.assert_array_equal(got, ref)
 
 
@@ -162,7 +133,7 @@ def test_reduce_dtype_rules(xt, op, zt, device):
     else:
         x = int_valued(xt, (m, n), seed=2, lo=-30, hi=30)
     storage = "int32" if zt == "uint32" else zt  # torch 1.13 has no uint32: read it through int32
-    z = torch.empty(m, dtype=_TORCH[storage], device=device)
+    z = torch.empty(m, dtype=TORCH[storage], device=device)
     _reduce_kernel[(1,)](dev(x, device, xt), z, OP=op, AXIS=1, KEEP=False, ZT=getattr(tl, zt), M=m, N=n)
     got = host(z)
     if zt == "uint32":
@@ -190,7 +161,7 @@ def test_reduce_random_floats_tolerance(device):
 
 @triton.jit
 def _reduce_forms_kernel(X, Z, M: tl.constexpr, N: tl.constexpr):
-    x = tl.load(X + _offsets2(M, N))
+    x = tl.load(X + offsets2(M, N))
     a = x.sum(axis=0)                            # tensor-method forms
     b = x.max(1)
     c = tl.sum(tl.sum(x, 1), 0)                  # nested: a scalar
@@ -261,7 +232,7 @@ def _argmin_abs_combine(v1, i1, v2, i2):
 
 @triton.jit
 def _custom_reduce_kernel(X, P, AM, V, I, M: tl.constexpr, N: tl.constexpr):
-    x = tl.load(X + _offsets2(M, N))
+    x = tl.load(X + offsets2(M, N))
     tl.store(P + tl.arange(0, M), tl.reduce(x, 1, _mul_combine))
     tl.store(AM + tl.arange(0, N), tl.reduce(x, axis=0, combine_fn=_absmax_combine))
     idx = tl.broadcast_to(tl.arange(0, N)[None, :], (M, N))
@@ -291,7 +262,7 @@ def test_reduce_with_jit_combine_fn(device):
 @triton.jit
 def _scan_kernel(X, Z, OP: tl.constexpr, AXIS: tl.constexpr, REVERSE: tl.constexpr, M: tl.constexpr,
                  N: tl.constexpr):
-    offs = _offsets2(M, N)
+    offs = offsets2(M, N)
     x = tl.load(X + offs)
     if OP == "cumsum":
         y = tl.cumsum(x, axis=AXIS, reverse=REVERSE)
@@ -335,7 +306,7 @@ def test_scan(op, dtype, axis, reverse, device):
             x[:, 16:] = np.sign(x[:, 16:])  # keep magnitudes <= 2**16
     else:
         x = int_valued(dtype, (m, n), seed=8)
-    z = torch.empty((m, n), dtype=_TORCH[dtype], device=device)
+    z = torch.empty((m, n), dtype=TORCH[dtype], device=device)
     _scan_kernel[(1,)](dev(x, device), z, OP=op, AXIS=axis, REVERSE=reverse, M=m, N=n)
     with np.errstate(over="ignore"):
         ref = _np_scan(op, x, axis, reverse)
@@ -407,7 +378,7 @@ def test_associative_scan_tuple_non_commutative(device):
 
 @triton.jit
 def _sort_kernel(X, Z, DESC: tl.constexpr, M: tl.constexpr, N: tl.constexpr):
-    offs = _offsets2(M, N)
+    offs = offsets2(M, N)
     x = tl.load(X + offs)
     if DESC:
         y = tl.sort(x, descending=True)
@@ -425,7 +396,7 @@ def test_sort(m, n, dtype, desc, device):
     else:
         x = int_valued(dtype, (m, n), seed=12, lo=-1000, hi=1000)
         x[:, :4] = x[:, 4:8]  # duplicates
-    z = torch.empty((m, n), dtype=_TORCH[dtype], device=device)
+    z = torch.empty((m, n), dtype=TORCH[dtype], device=device)
     _sort_kernel[(1,)](dev(x, device), z, DESC=desc, M=m, N=n)
     ref = np.sort(x, axis=1)
     np.testing.assert_array_equal(host(z), ref[:, ::-1] if desc else ref)
