@@ -8,39 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "tutorial_test_support.hpp"
+#include "tl_kernel_test_support.hpp"
 
 namespace tcpu::test {
 namespace {
 
-class TlAtomic : public TutorialTest {
-public:
-  using TutorialTest::launch;
-  tcpuFunction kernel(const char* name) {
-    if (!module_) {
-      const std::string path = std::string(TCPU_TL_TEST_KERNELS_DIR) + "/tl_atomic.bc";
-      tcpuModule loaded = nullptr;
-      module_ = keep(tcpuModuleLoad(&loaded, path.c_str()), loaded, path);
-    }
-    return function(module_, name);
-  }
-
-private:
-  tcpuModule module_ = nullptr;
+class TlAtomic : public TlKernelTest {
+protected:
+  TlAtomic() : TlKernelTest("tl_atomic.bc") {}
 };
-
-uint16_t floatToBf16(float f) { // round to nearest even on the top 16 bits (finite values)
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  x += 0x7fffu + ((x >> 16) & 1u);
-  return static_cast<uint16_t>(x >> 16);
-}
-float bf16ToFloat(uint16_t b) {
-  const uint32_t x = static_cast<uint32_t>(b) << 16;
-  float f;
-  std::memcpy(&f, &x, 4);
-  return f;
-}
 
 constexpr int kPrograms = 1024; // a multiple of 64; > 512 so that the unsigned min is telling
 

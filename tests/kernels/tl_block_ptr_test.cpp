@@ -6,24 +6,16 @@
 #include <string>
 #include <vector>
 
-#include "tutorial_test_support.hpp"
+#include "tl_kernel_test_support.hpp"
 
 namespace tcpu::test {
 namespace {
 
 constexpr int BM = 16, BN = 32; // the kernels' block
 
-class TlBlockPtr : public TutorialTest {
+class TlBlockPtr : public TlKernelTest {
 protected:
-  tcpuFunction kernel(const char* name) {
-    if (!module_) {
-      const std::string path = std::string(TCPU_TL_TEST_KERNELS_DIR) + "/tl_block_ptr.bc";
-      tcpuModule loaded = nullptr;
-      module_ = keep(tcpuModuleLoad(&loaded, path.c_str()), loaded, path);
-    }
-    return function(module_, name);
-  }
-  tcpuModule module_ = nullptr;
+  TlBlockPtr() : TlKernelTest("tl_block_ptr.bc") {}
 };
 
 // A tensor layout and a window of blocks over it: program (i, j) starts at (i * BM + om,

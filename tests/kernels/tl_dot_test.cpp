@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tutorial_test_support.hpp"
+#include "tl_kernel_test_support.hpp"
 
 namespace tcpu::test {
 namespace {
@@ -17,19 +17,6 @@ namespace {
 enum class Kind { f32, f64, f16, bf16, i8, i32 };
 size_t bytes(Kind k) {
   return k == Kind::f64 ? 8 : (k == Kind::f32 || k == Kind::i32) ? 4 : k == Kind::i8 ? 1 : 2;
-}
-
-uint16_t floatToBf16(float f) { // round to nearest even on the top 16 bits (finite values)
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  x += 0x7fffu + ((x >> 16) & 1u);
-  return static_cast<uint16_t>(x >> 16);
-}
-float bf16ToFloat(uint16_t b) {
-  const uint32_t x = static_cast<uint32_t>(b) << 16;
-  float f;
-  std::memcpy(&f, &x, 4);
-  return f;
 }
 
 // A row-major matrix of one of the kinds, read and written as doubles (every value of every
@@ -183,17 +170,16 @@ const std::vector<Case>& cases() {
   return all;
 }
 
-class TlDot : public TutorialTest {
+class TlDot : public TlKernelTest {
 protected:
+  TlDot() : TlKernelTest("tl_dot.bc") {}
   // The kernels compiled with FMA contraction (the default) or without.
   tcpuModule module(bool contract) {
     tcpuModule& cached = contract ? contracted_ : separate_;
     if (!cached) {
-      const std::string path = std::string(TCPU_TL_TEST_KERNELS_DIR) + "/tl_dot.bc";
       tcpuJitOption option = TCPU_JIT_FP_CONTRACT;
       void* value = reinterpret_cast<void*>(static_cast<uintptr_t>(contract ? 1 : 0));
-      tcpuModule loaded = nullptr;
-      cached = keep(tcpuModuleLoadEx(&loaded, path.c_str(), 1, &option, &value), loaded, path);
+      cached = loadKernels(1, &option, &value);
     }
     return cached;
   }

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tutorial_test_support.hpp"
+#include "tl_kernel_test_support.hpp"
 
 namespace tcpu::test {
 namespace {
@@ -25,20 +25,6 @@ const char* prefix(Type t) {
 }
 size_t bytes(Type t) {
   return t == Type::f64 ? 8 : t == Type::f32 ? 4 : 2;
-}
-
-uint16_t floatToBf16(float f) { // round to nearest even on the top 16 bits
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);
-  x += 0x7fffu + ((x >> 16) & 1u);
-  return static_cast<uint16_t>(x >> 16);
-}
-float bf16ToFloat(uint16_t b) {
-  const uint32_t x = static_cast<uint32_t>(b) << 16;
-  float f;
-  std::memcpy(&f, &x, 4);
-  return f;
 }
 
 // The nearest value of type t (ties to even): what a store of fp32 x rounds to.
@@ -238,21 +224,9 @@ const std::vector<double> kSpecials = {
     1.5,    -1.5, 2.5,      -2.5,      3.0,         -3.0, 0.49999997, 8388609.0, 1e-40,
     -1e-40, 7.0,  100.0,    -0.75,     0x1.8p-1000, 1e30, 3e38,       -1e300};
 
-class TlMathExtra : public TutorialTest {
-public:
-  using TutorialTest::launch;
-  tcpuModule module() {
-    if (!module_) {
-      const std::string path = std::string(TCPU_TL_TEST_KERNELS_DIR) + "/tl_math_extra.bc";
-      tcpuModule loaded = nullptr;
-      module_ = keep(tcpuModuleLoad(&loaded, path.c_str()), loaded, path);
-    }
-    return module_;
-  }
-  tcpuFunction kernel(const std::string& name) { return function(module(), name.c_str()); }
-
-private:
-  tcpuModule module_ = nullptr;
+class TlMathExtra : public TlKernelTest {
+protected:
+  TlMathExtra() : TlKernelTest("tl_math_extra.bc") {}
 };
 
 unsigned gridFor(size_t n) {

@@ -5,23 +5,14 @@
 #include <algorithm>
 #include <functional>
 
-#include "tutorial_test_support.hpp"
+#include "tl_kernel_test_support.hpp"
 
 namespace tcpu::test {
 namespace {
 
-class TlShapeScanSort : public TutorialTest {
+class TlShapeScanSort : public TlKernelTest {
 protected:
-  tcpuFunction kernel(const char* name) {
-    if (!module_) {
-      const std::string path = std::string(TCPU_TL_TEST_KERNELS_DIR) + "/tl_shape_scan_sort.bc";
-      tcpuModule module = nullptr;
-      const tcpuResult result = tcpuModuleLoad(&module, path.c_str());
-      module_ = keep(result, module, path);
-    }
-    return function(module_, name);
-  }
-  tcpuModule module_ = nullptr;
+  TlShapeScanSort() : TlKernelTest("tl_shape_scan_sort.bc") {}
 };
 
 TEST_F(TlShapeScanSort, ShapeOperationsMoveEveryElement) {

@@ -3,23 +3,14 @@
 #include <numeric>
 
 #include "tcpu/tl/random.h"
-#include "tutorial_test_support.hpp"
+#include "tl_kernel_test_support.hpp"
 
 namespace tcpu::test {
 namespace {
 
-class Tl : public TutorialTest {
+class Tl : public TlKernelTest {
 protected:
-  tcpuFunction kernel(const char* name) {
-    if (!module_) {
-      const std::string path = std::string(TCPU_TL_TEST_KERNELS_DIR) + "/tl_features.bc";
-      tcpuModule module = nullptr;
-      const tcpuResult result = tcpuModuleLoad(&module, path.c_str());
-      module_ = keep(result, module, path);
-    }
-    return function(module_, name);
-  }
-  tcpuModule module_ = nullptr;
+  Tl() : TlKernelTest("tl_features.bc") {}
 };
 
 TEST_F(Tl, ReductionsFollowTritonsTieAndNanRules) {
@@ -64,14 +55,6 @@ TEST_F(Tl, ReductionsFollowTritonsTieAndNanRules) {
       sum += x[static_cast<size_t>(r * 32 + c)];
     EXPECT_NEAR(colSums[static_cast<size_t>(c)], sum, 1e-4) << "column " << c;
   }
-}
-
-uint16_t floatToBf16(float f) { // round to nearest even on the top 16 bits
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);
-  x += 0x7fffu + ((x >> 16) & 1u);
-  return static_cast<uint16_t>(x >> 16);
 }
 
 TEST_F(Tl, CastsToHalfAndBfloatRoundToNearestEven) {
