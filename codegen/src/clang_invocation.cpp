@@ -44,7 +44,7 @@ std::vector<std::string> kernelClangArguments(const std::string& name,
   return arguments;
 }
 
-std::shared_ptr<clang::CompilerInvocation>
+Expected<std::shared_ptr<clang::CompilerInvocation>>
 createKernelInvocation(const std::string& name, const CompileOptions& options,
                        CapturedDiagnostics& diagnostics) {
   const std::vector<std::string> arguments = kernelClangArguments(name, options);
@@ -53,7 +53,12 @@ createKernelInvocation(const std::string& name, const CompileOptions& options,
     argv.push_back(argument.c_str());
   clang::CreateInvocationOptions invocationOptions;
   invocationOptions.Diags = diagnostics.shared();
-  return clang::createInvocation(argv, invocationOptions);
+  std::shared_ptr<clang::CompilerInvocation> invocation =
+      clang::createInvocation(argv, invocationOptions);
+  if (!invocation)
+    return Status(TCPU_ERROR_INVALID_SOURCE,
+                  concat("cannot set up the C++ compiler for ", name, ": ", diagnostics.text()));
+  return invocation;
 }
 
 Expected<std::string> sourceCompileSignature(const std::string& name,
@@ -70,13 +75,11 @@ Expected<std::string> sourceCompileSignature(const std::string& name,
   std::lock_guard lock(mutex);
   if (auto known = searchPaths.find(signature); known != searchPaths.end()) return known->second;
   CapturedDiagnostics diagnostics;
-  std::shared_ptr<clang::CompilerInvocation> invocation =
+  Expected<std::shared_ptr<clang::CompilerInvocation>> invocation =
       createKernelInvocation(name, options, diagnostics);
-  if (!invocation)
-    return Status(TCPU_ERROR_INVALID_SOURCE,
-                  concat("cannot set up the C++ compiler for ", name, ": ", diagnostics.text()));
+  if (!invocation) return invocation.status();
   std::string full = signature;
-  const clang::HeaderSearchOptions& search = invocation->getHeaderSearchOpts();
+  const clang::HeaderSearchOptions& search = (*invocation)->getHeaderSearchOpts();
   full += concat("sysroot=", search.Sysroot, "\nresource=", search.ResourceDir, "\n");
   for (const clang::HeaderSearchOptions::Entry& entry : search.UserEntries)
     full += concat("search ", static_cast<int>(entry.Group), " ", entry.Path, "\n");

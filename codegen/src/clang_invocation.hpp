@@ -36,11 +36,11 @@ private:
 std::vector<std::string> kernelClangArguments(const std::string& name,
                                               const CompileOptions& options);
 
-// The invocation the driver makes of kernelClangArguments; null (errors in `diagnostics`) when
-// it cannot.
-std::shared_ptr<clang::CompilerInvocation> createKernelInvocation(const std::string& name,
-                                                                  const CompileOptions& options,
-                                                                  CapturedDiagnostics& diagnostics);
+// The invocation the driver makes of kernelClangArguments; where it cannot, an error
+// (TCPU_ERROR_INVALID_SOURCE) with the driver's messages, which `diagnostics` holds too.
+Expected<std::shared_ptr<clang::CompilerInvocation>>
+createKernelInvocation(const std::string& name, const CompileOptions& options,
+                       CapturedDiagnostics& diagnostics);
 
 // What a compile of `name` with `options` depends on besides the source text and the files it
 // reads: clang's arguments, the header search path clang's driver makes of them on this

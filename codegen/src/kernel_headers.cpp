@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <array>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -14,12 +13,9 @@
 #include <link.h>
 #endif
 
-#include <llvm/ADT/ArrayRef.h>
-#include <llvm/ADT/StringRef.h>
-#include <llvm/Support/SHA256.h>
-
 #include "debug_log.hpp"
 #include "kernel_flags.h"
+#include "object_cache.hpp"
 #include "tcpu/status.hpp"
 
 namespace tcpu::codegen {
@@ -85,26 +81,14 @@ std::vector<TreeFile> listTrees(const std::vector<std::string>& directories) {
 }
 
 std::string digestOf(const std::vector<TreeFile>& files) {
-  llvm::SHA256 hash;
-  const auto field = [&](std::string_view text) {
-    const uint64_t size = text.size(); // length-prefixed, so fields cannot run into each other
-    hash.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(&size), sizeof size));
-    hash.update(llvm::StringRef(text.data(), text.size()));
-  };
+  FieldDigest digest;
   for (const TreeFile& file : files) {
     std::ifstream in(file.path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    field(file.path);
-    field(in ? bytes : std::string("<unreadable>"));
+    digest.field(file.path);
+    digest.field(in ? bytes : std::string("<unreadable>"));
   }
-  const std::array<uint8_t, 32> digest = hash.final();
-  static const char hex[] = "0123456789abcdef";
-  std::string text;
-  for (uint8_t byte : digest) {
-    text += hex[byte >> 4];
-    text += hex[byte & 15];
-  }
-  return text;
+  return digest.finish();
 }
 
 } // namespace

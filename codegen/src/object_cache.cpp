@@ -126,14 +126,14 @@ CacheKeyBuilder::CacheKeyBuilder(std::string_view kind, const CompileOptions& op
   field(options.fingerprint());
 }
 
-CacheKeyBuilder& CacheKeyBuilder::field(std::string_view text) {
+FieldDigest& FieldDigest::field(std::string_view text) {
   const uint64_t size = text.size(); // length-prefixed, so fields cannot run into each other
   hash_.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(&size), sizeof size));
   hash_.update(llvm::StringRef(text.data(), text.size()));
   return *this;
 }
 
-std::string CacheKeyBuilder::finish() {
+std::string FieldDigest::finish() {
   const std::array<uint8_t, 32> digest = hash_.final();
   static const char hex[] = "0123456789abcdef";
   std::string key;

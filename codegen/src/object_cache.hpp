@@ -19,19 +19,24 @@ namespace tcpu::codegen {
 // TCPU_CACHE_DISABLE=1 or no directory can be named.
 std::optional<std::filesystem::path> cacheDirectoryFromEnvironment();
 
-// Builds a cache key: SHA-256 (hex) of length-prefixed fields, after the ones every key has
-// (the kind of entry, tcpu's version, the codegen build, LLVM's version, the target, the options).
-class CacheKeyBuilder {
+// SHA-256 (hex) of length-prefixed fields, so that fields cannot run into each other.
+class FieldDigest {
+public:
+  FieldDigest& field(std::string_view text);
+  std::string finish();
+
+private:
+  llvm::SHA256 hash_;
+};
+
+// Builds a cache key: the FieldDigest of its fields after the ones every key has (the kind of
+// entry, tcpu's version, the codegen build, LLVM's version, the target, the options).
+class CacheKeyBuilder : public FieldDigest {
 public:
   CacheKeyBuilder(std::string_view kind, const CompileOptions& options,
                   const TargetDescription& target);
   // Without the target and options: for what depends on neither (precompiled headers).
   explicit CacheKeyBuilder(std::string_view kind);
-  CacheKeyBuilder& field(std::string_view text);
-  std::string finish();
-
-private:
-  llvm::SHA256 hash_;
 };
 
 // SHA-256 (hex) of everything that determines the compiled code of IR.

@@ -30,10 +30,11 @@ std::optional<std::filesystem::path> findTl() {
 Status build(const std::filesystem::path& tl, const CompileOptions& options,
              const std::filesystem::path& output) {
   CapturedDiagnostics diagnostics;
-  std::shared_ptr<clang::CompilerInvocation> invocation =
+  Expected<std::shared_ptr<clang::CompilerInvocation>> created =
       createKernelInvocation(tl.string(), options, diagnostics);
-  if (!invocation)
+  if (!created)
     return Status(TCPU_ERROR_UNKNOWN, concat("cannot set up clang: ", diagnostics.text()));
+  std::shared_ptr<clang::CompilerInvocation> invocation = created.take();
   clang::FrontendOptions& frontend = invocation->getFrontendOpts();
   frontend.Inputs = {
       clang::FrontendInputFile(tl.string(), clang::InputKind(clang::Language::CXX).getHeader())};

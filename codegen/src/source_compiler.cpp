@@ -79,11 +79,10 @@ std::vector<FileStamp> stampInputs(llvm::ArrayRef<std::string> files, const std:
 Status compileInto(std::string_view source, const std::string& name, const CompileOptions& options,
                    const std::optional<std::filesystem::path>& pch, SourceBitcode& result) {
   CapturedDiagnostics diagnostics;
-  std::shared_ptr<clang::CompilerInvocation> invocation =
+  Expected<std::shared_ptr<clang::CompilerInvocation>> created =
       createKernelInvocation(name, options, diagnostics);
-  if (!invocation)
-    return Status(TCPU_ERROR_INVALID_SOURCE,
-                  concat("cannot set up the C++ compiler for ", name, ": ", diagnostics.text()));
+  if (!created) return created.status();
+  std::shared_ptr<clang::CompilerInvocation> invocation = created.take();
   // The text is compiled from memory; `name` only places it (and its includes).
   invocation->getPreprocessorOpts().addRemappedFile(
       name,

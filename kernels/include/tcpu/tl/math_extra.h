@@ -149,6 +149,13 @@ TL_INLINE double ldexpDouble(double x, int64_t n) {
   return y * std::bit_cast<double>(static_cast<uint64_t>(0x3ff + k) << 52);
 }
 
+// a / b for div_rn, which divides floats only.
+template <class C>
+TL_INLINE C quotientOf(C a, C b) {
+  static_assert(std::is_floating_point_v<C>, "div_rn divides floats");
+  return a / b;
+}
+
 // The high half of the double-width product: of the operands' bit patterns as
 // unsigned numbers (umulhi), or as signed ones (mulhi).
 __extension__ using uint128 = unsigned __int128;
@@ -264,18 +271,21 @@ TL_MATH_UNARY(fabs, std::fabs(a))
 TL_MATH_UNARY(sqrt_rn, std::sqrt(a))
 #undef TL_MATH_UNARY
 
+// A binary function's elements: expr of a and b, the operands converted to the compute type C
+// of their common type U, rounded back to U.
+#define TL_BINARY_ELEMENT(expr)                                                                    \
+  [](auto p, auto q) {                                                                             \
+    using U = detail::common_t<decltype(p), decltype(q)>;                                          \
+    using C = compute_t<U>;                                                                        \
+    const C a = static_cast<C>(p), b = static_cast<C>(q);                                          \
+    return static_cast<U>(expr);                                                                   \
+  }
+
 // Binary math with libm's names, in the operands' common type.
 #define TL_MATH_BINARY(name, expr)                                                                 \
   template <Operand X, Operand Y>                                                                  \
   TL_INLINE auto name(const X& x, const Y& y) {                                                    \
-    return detail::eagerElementwise(                                                               \
-        [](auto p, auto q) {                                                                       \
-          using U = detail::common_t<decltype(p), decltype(q)>;                                    \
-          using C = compute_t<U>;                                                                  \
-          const C a = static_cast<C>(p), b = static_cast<C>(q);                                    \
-          return static_cast<U>(expr);                                                             \
-        },                                                                                         \
-        x, y);                                                                                     \
+    return detail::eagerElementwise(TL_BINARY_ELEMENT(expr), x, y);                                \
   }
 TL_MATH_BINARY(atan2, std::atan2(a, b))
 TL_MATH_BINARY(hypot, std::hypot(a, b))
@@ -304,14 +314,8 @@ TL_INLINE auto ldexp(const X& x, const N& n) {
   template <class X, class Y>                                                                      \
     requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)                   \
   TL_INLINE auto name(X&& x, Y&& y) {                                                              \
-    return detail::lazyElementwise(                                                                \
-        [](auto p, auto q) {                                                                       \
-          using U = detail::common_t<decltype(p), decltype(q)>;                                    \
-          using C = compute_t<U>;                                                                  \
-          const C a = static_cast<C>(p), b = static_cast<C>(q);                                    \
-          return static_cast<U>(expr);                                                             \
-        },                                                                                         \
-        std::forward<X>(x), std::forward<Y>(y));                                                   \
+    return detail::lazyElementwise(TL_BINARY_ELEMENT(expr), std::forward<X>(x),                    \
+                                   std::forward<Y>(y));                                            \
   }
 TL_LAZY_BINARY(copysign, std::copysign(a, b))
 // C's fdim: x - y where x > y, else +0; NaN where either is.
@@ -319,23 +323,19 @@ TL_LAZY_BINARY(fdim, (a != a || b != b) ? a + b : (a > b ? a - b : C(0)))
 // C's fmax/fmin: a NaN operand gives the other (as maximum/minimum's default).
 TL_LAZY_BINARY(fmax, std::fmax(a, b))
 TL_LAZY_BINARY(fmin, std::fmin(a, b))
-#undef TL_LAZY_BINARY
-
 // tl.math.div_rn: IEEE's correctly rounded division, which `/` is on the CPU; for
 // fp16 and bf16 the fp32 quotient rounds to the correctly rounded one (fp32 has
 // more than twice their precision plus two bits).
-template <class X, class Y>
-  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
-TL_INLINE auto div_rn(X&& x, Y&& y) {
-  return detail::lazyElementwise(
-      [](auto p, auto q) {
-        using U = detail::common_t<decltype(p), decltype(q)>;
-        using C = compute_t<U>;
-        static_assert(std::is_floating_point_v<C>, "div_rn divides floats");
-        return static_cast<U>(static_cast<C>(p) / static_cast<C>(q));
-      },
-      std::forward<X>(x), std::forward<Y>(y));
-}
+TL_LAZY_BINARY(div_rn, detail::quotientOf(a, b))
+// tl.umulhi: the high half of the 2N-bit product of N-bit integers. As Triton
+// compiles it (__nv_umulhi, __nv_umul64hi), the operands' bits are multiplied as
+// unsigned numbers whatever their type's signedness; the result has the
+// operands' common type (integers are their own compute type). mulhi is
+// libdevice's signed form (mulhi, mul64hi).
+TL_LAZY_BINARY(umulhi, detail::umulhiOf(a, b))
+TL_LAZY_BINARY(mulhi, detail::mulhiOf(a, b))
+#undef TL_LAZY_BINARY
+#undef TL_BINARY_ELEMENT
 
 // tl.fdiv(x, y, ieee_rounding): Triton's fast division on a GPU (2 ULP unless
 // ieee_rounding); the CPU's division is exact either way.
@@ -343,31 +343,6 @@ template <class X, class Y>
   requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
 TL_INLINE auto fdiv(X&& x, Y&& y, bool /*ieee_rounding*/ = false) {
   return div_rn(std::forward<X>(x), std::forward<Y>(y));
-}
-
-// tl.umulhi: the high half of the 2N-bit product of N-bit integers. As Triton
-// compiles it (__nv_umulhi, __nv_umul64hi), the operands' bits are multiplied as
-// unsigned numbers whatever their type's signedness; the result has the
-// operands' common type. mulhi is libdevice's signed form (mulhi, mul64hi).
-template <class X, class Y>
-  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
-TL_INLINE auto umulhi(X&& x, Y&& y) {
-  return detail::lazyElementwise(
-      [](auto p, auto q) {
-        using U = detail::common_t<decltype(p), decltype(q)>;
-        return detail::umulhiOf<U>(static_cast<U>(p), static_cast<U>(q));
-      },
-      std::forward<X>(x), std::forward<Y>(y));
-}
-template <class X, class Y>
-  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
-TL_INLINE auto mulhi(X&& x, Y&& y) {
-  return detail::lazyElementwise(
-      [](auto p, auto q) {
-        using U = detail::common_t<decltype(p), decltype(q)>;
-        return detail::mulhiOf<U>(static_cast<U>(p), static_cast<U>(q));
-      },
-      std::forward<X>(x), std::forward<Y>(y));
 }
 
 // tl.clamp(x, min, max, propagate_nan): min(max(x, lo), hi) with maximum and

@@ -16,20 +16,22 @@ _SEMS = {None, "acquire", "release", "acq_rel", "relaxed"}
 _SCOPES = {None, "gpu", "cta", "sys"}
 
 
-def _check(cx: OpContext, sem: Any, scope: Any) -> None:
+def _pointer(cx: OpContext, name: str, pointer: Any, sem: Any, scope: Any) -> Value:
+    """The pointer operand of atomic `name`, with its sem and scope checked."""
     if cx.const(sem, "sem") not in _SEMS:
         raise cx.error(f"sem must be one of acquire, release, acq_rel, relaxed; got {unwrap(sem)!r}")
     if cx.const(scope, "scope") not in _SCOPES:
         raise cx.error(f"scope must be one of gpu, cta, sys; got {unwrap(scope)!r}")
+    p = cx.value(pointer)
+    if not p.dtype.is_ptr():
+        raise cx.error(f"{name}: pointer must be a pointer, got {p.type_text()}")
+    return p
 
 
 def _rmw(name: str):
     def atomic(cx: OpContext, pointer: Any, val: Any, mask: Any = None, sem: Any = None,
                scope: Any = None) -> Value:
-        _check(cx, sem, scope)
-        p = cx.value(pointer)
-        if not p.dtype.is_ptr():
-            raise cx.error(f"{name}: pointer must be a pointer, got {p.type_text()}")
+        p = _pointer(cx, name, pointer, sem, scope)
         elem = p.dtype.element_ty
         if name in ("atomic_and", "atomic_or", "atomic_xor") and not elem.is_int():
             raise cx.error(f"{name} needs an integer pointer, got {p.dtype}")
@@ -60,10 +62,7 @@ for _name in ("atomic_add", "atomic_and", "atomic_or", "atomic_xor", "atomic_xch
 @op("atomic_cas")
 def atomic_cas(cx: OpContext, pointer: Any, cmp: Any, val: Any, sem: Any = None,
                scope: Any = None) -> Value:
-    _check(cx, sem, scope)
-    p = cx.value(pointer)
-    if not p.dtype.is_ptr():
-        raise cx.error(f"atomic_cas: pointer must be a pointer, got {p.type_text()}")
+    p = _pointer(cx, "atomic_cas", pointer, sem, scope)
     elem = p.dtype.element_ty
     c = convert(cx.value(cmp, elem), elem)
     v = convert(cx.value(val, elem), elem)
