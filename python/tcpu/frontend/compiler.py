@@ -17,6 +17,7 @@ from . import cpp
 from .emitter import Emitter
 from .errors import CompilationError, InternalError
 from .lower import Lowerer
+from .ops.descriptors import TensorDescriptor
 from .specialize import CODES
 from .values import Value
 
@@ -29,6 +30,7 @@ class Param:
     index: int  # position among the Python function's parameters
     dtype: tl.dtype  # pointer_type for pointers
     readonly: bool = False
+    component: int | None = None  # which of a host tensor descriptor's values (base, sizes...)
 
 
 @dataclass
@@ -59,6 +61,8 @@ class CompiledKernel:
     def __post_init__(self) -> None:
         # What every launch reads, computed once.
         self.param_indices = [p.index for p in self.params]
+        self.param_components = [p.component for p in self.params]
+        self.has_components = any(c is not None for c in self.param_components)
         self.check_aliasing = bool(self.readonly_pointers and self.written_pointers)
 
     @property
@@ -75,6 +79,23 @@ class CompiledKernel:
     @property
     def written_pointers(self) -> list[int]:
         return [i for i, p in enumerate(self.params) if p.dtype.is_ptr() and not p.readonly]
+
+
+def _descriptor_params(name: str, index: int, kind: tuple[Any, ...]
+                       ) -> tuple[TensorDescriptor, list[Param]]:
+    """A host TensorDescriptor argument: its base, sizes and strides as run-time values."""
+    _, dtype, block_shape, padding = kind
+    rank = len(block_shape)
+    pointer = tl.pointer_type(tl.DTYPES_BY_NAME[dtype])
+    base = Param(f"{name}_base", index, pointer, component=0)
+    sizes = [Param(f"{name}_shape{k}", index, tl.int64, component=1 + k) for k in range(rank)]
+    strides = [Param(f"{name}_stride{k}", index, tl.int64, component=1 + rank + k)
+               for k in range(rank)]
+    desc = TensorDescriptor(Value(base.name, pointer, (), frozenset({base.name})),
+                            tuple(Value(p.name, tl.int64) for p in sizes),
+                            tuple(Value(p.name, tl.int64) for p in strides), tuple(block_shape),
+                            f"tl::Padding::{padding}")
+    return desc, [base, *sizes, *strides]
 
 
 def _param_value(name: str, kind: tuple[Any, ...]) -> tuple[Any, tl.dtype | None]:
@@ -105,6 +126,10 @@ def generate(jit: Any, key_kinds: list[tuple[Any, ...]], constexprs: dict[str, A
     for i, (name, kind) in enumerate(zip(names, key_kinds)):
         if name in constexprs:
             bindings[name] = constexprs[name]
+            continue
+        if kind[0] == "D":
+            bindings[name], parts = _descriptor_params(name, i, kind)
+            params.extend(parts)
             continue
         value, dtype = _param_value(name, kind)
         bindings[name] = value

@@ -49,6 +49,16 @@ def _torch_tensor(t: Any, name: str, specialize: bool, align: bool) -> tuple[Any
     return ("P", dtype, align and address % 16 == 0), address
 
 
+def _tensor_descriptor(d: Any, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    """A host TensorDescriptor: its base's dtype and its block shape are the key; its base
+    address, sizes and strides are passed."""
+    p = pointer_of(d.base, name)
+    if p is None:
+        raise ArgumentError(f"argument '{name}': the descriptor's base is not a tensor")
+    kind = ("D", p.dtype, tuple(int(b) for b in d.block_shape), d.padding)
+    return kind, (p.address, *(int(x) for x in d.shape), *(int(x) for x in d.strides))
+
+
 def _generic(value: Any, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
     """Anything else: arrays (the array interface, __dlpack__), numpy scalars, ..."""
     kind = arg_key(value, name, specialize, align)
@@ -76,6 +86,8 @@ def _classifier(t: type) -> Classifier:
             c = _none
         elif t.__module__ == "torch" and t.__name__ in ("Tensor", "Parameter"):
             c = _torch_tensor
+        elif t.__name__ == "TensorDescriptor" and t.__module__.endswith("tensor_descriptor"):
+            c = _tensor_descriptor
         else:
             c = _generic
         _CLASSIFIERS[t] = c
@@ -113,7 +125,11 @@ def _overlaps(kernel: CompiledKernel, values: list[Any]) -> bool:
     pointer mutable, which reads at the load, as Triton does)."""
     spans = []
     for i in kernel.readonly_pointers + kernel.written_pointers:
-        p = pointer_of(values[kernel.params[i].index], kernel.params[i].name)
+        param = kernel.params[i]
+        value = values[param.index]
+        if param.component is not None:  # a host tensor descriptor's base
+            value = value.base
+        p = pointer_of(value, param.name)
         assert p is not None
         spans.append((p.address, p.nbytes, i in kernel.written_pointers))
     for a, an, aw in spans:
@@ -171,9 +187,16 @@ def launch(jit: Any, values: list[Any], grid: Any, options: dict[str, Any], warm
     if gx * gy * gz == 0:
         return kernel
     threads = (options.get("num_threads") or options.get("num_cpu_threads") or 0) if options else 0
-    kernel.handle.launch(gx, gy, gz, threads, kernel.codes,
-                         tuple([launch_values[i] for i in kernel.param_indices]))
+    kernel.handle.launch(gx, gy, gz, threads, kernel.codes, _arguments(kernel, launch_values))
     return kernel
+
+
+def _arguments(kernel: CompiledKernel, launch_values: list[Any]) -> tuple[Any, ...]:
+    """The compiled kernel's arguments, from each Python argument's launch value."""
+    if not kernel.has_components:
+        return tuple([launch_values[i] for i in kernel.param_indices])
+    return tuple([launch_values[i] if c is None else launch_values[i][c]
+                  for i, c in zip(kernel.param_indices, kernel.param_components)])
 
 
 def _hashable(v: Any) -> bool:
@@ -198,23 +221,19 @@ def _compile(jit: Any, key: Any, kinds: list[Any], debug: bool, all_mutable: boo
 
 def launch_compiled(kernel: CompiledKernel, grid: Any, values: list[Any]) -> None:
     """Launches a compiled specialization with all of the function's arguments."""
-    if kernel.params and max(p.index for p in kernel.params) >= len(values):
+    if kernel.params and max(kernel.param_indices) >= len(values):
         raise TypeError(f"{kernel.name}: expected every argument of the function in order, got "
                         f"{len(values)}")
-    args = []
+    launch_values: list[Any] = [None] * len(values)
     for p in kernel.params:
         v = values[p.index]
-        if p.dtype.is_ptr():
-            ptr = pointer_of(v, p.name)
-            args.append(ptr.address if ptr is not None else 0)
-        else:
-            args.append(v)
+        launch_values[p.index] = _classifier(type(v))(v, p.name, False, False)[1]
     if isinstance(grid, int):
         grid = (grid,)
     dims = (list(grid) + [1, 1])[:3]
     if dims[0] * dims[1] * dims[2] == 0:
         return
-    kernel.handle.launch(dims[0], dims[1], dims[2], 0, kernel.codes, tuple(args))
+    kernel.handle.launch(dims[0], dims[1], dims[2], 0, kernel.codes, _arguments(kernel, launch_values))
 
 
 __all__ = ["launch", "launch_compiled", "CompilationError", "TORCH_DTYPES"]

@@ -24,6 +24,7 @@ from .errors import CompilationError, UnsupportedError
 from .ops import OPS, load_all
 from .ops.arith import COMPARISONS, binary, convert, fold_any, unary
 from .ops.context import OpContext
+from .ops.descriptors import TensorDescriptor
 from .ops.memory import BlockPointer
 from .ops.shape import expand
 from .promotion import integer_promote, literal_dtype
@@ -812,6 +813,12 @@ class Lowerer:
             raise self.error(node, f"a tensor has no attribute '{attr}'")
         if isinstance(base, BlockPointer):
             raise self.error(node, f"a block pointer has no attribute '{attr}'")
+        if isinstance(base, TensorDescriptor):
+            if attr in ("load", "store"):
+                return _BoundMethod("descriptor." + attr, base)
+            if attr in ("block_shape", "dtype"):
+                return getattr(base, attr)
+            raise self.error(node, f"a tensor descriptor has no attribute '{attr}' on the CPU")
         try:
             return getattr(base, attr)
         except AttributeError:
@@ -853,11 +860,14 @@ class Lowerer:
             return self._min_max(fn, args, node)
         if fn is tlc.constexpr:
             return unwrap(args[0]) if args else None
-        if fn is builtins.isinstance and len(args) == 2 and isinstance(unwrap(args[0]), Value):
-            # A run-time value is a tl.tensor (and nothing else a kernel can name).
+        if fn is builtins.isinstance and len(args) == 2 and isinstance(
+                unwrap(args[0]), (Value, TensorDescriptor)):
+            # A run-time value is a tl.tensor, a descriptor a tl.tensor_descriptor (and
+            # nothing else a kernel can name).
             classes = unwrap(args[1])
             classes = classes if isinstance(classes, tuple) else (classes,)
-            return any(c is tlc.tensor for c in classes)
+            kind = tlc.tensor if isinstance(unwrap(args[0]), Value) else tlc.tensor_descriptor
+            return any(c is kind for c in classes)
         if any(isinstance(unwrap(a), Value) for a in [*args, *kwargs.values()]):
             raise self.error(node, f"cannot call {getattr(fn, '__name__', fn)!r} with run-time "
                              "values (only @jit functions and triton.language builtins can be)")
@@ -942,5 +952,5 @@ class _BoundMethod:
     """`x.sum` before the call: a builtin with its first argument bound."""
 
     name: str
-    self_value: Value
+    self_value: Any  # a Value, or a TensorDescriptor
 

@@ -5,7 +5,7 @@ from . import extra, math
 from .core import (
     DTYPES_BY_NAME, bfloat16, block_type, builtins_named, constexpr, dtype, float8e4b8, float8e4b15,
     float8e4nv, float8e5, float8e5b16, float16, float32, float64, int1, int8, int16, int32, int64,
-    pi32_t, pointer_type, tensor, uint8, uint16, uint32, uint64, void)
+    pi32_t, pointer_type, tensor, tensor_descriptor, uint8, uint16, uint32, uint64, void)
 
 # The names of triton.language's builtins (Triton 3.6's tl.__all__, less the dtypes above).
 builtins_named(

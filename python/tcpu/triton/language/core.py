@@ -253,3 +253,7 @@ def builtins_named(names: str, module: str, namespace: dict[str, Any], prefix: s
     """Defines builtin `prefix + name` for each whitespace-separated name in `names`."""
     for name in names.split():
         namespace[name] = builtin(prefix + name, module)
+
+
+class tensor_descriptor:
+    """The class of tensor descriptors (for ``isinstance`` checks in kernels; Triton's TMA)."""

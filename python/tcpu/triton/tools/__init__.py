@@ -1,0 +1,1 @@
+"""``triton.tools`` on tcpu: the host-side tensor descriptor."""

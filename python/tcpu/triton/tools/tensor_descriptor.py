@@ -1,0 +1,37 @@
+"""``triton.tools.tensor_descriptor.TensorDescriptor``: a host-side description of a strided
+2-D (or 1-D) tensor and the block a kernel loads from it. Passed to a @triton.jit kernel, it
+arrives as a tensor descriptor (`desc.load([i, j])`, `desc.store([i, j], v)`): on the CPU its
+base address, shape and strides are passed as plain arguments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class TensorDescriptor:
+    base: Any
+    shape: list[int]
+    strides: list[int]
+    block_shape: list[int]
+    padding: str = "zero"
+
+    def __post_init__(self) -> None:
+        rank = len(self.shape)
+        if not (len(self.strides) == len(self.block_shape) == rank):
+            raise ValueError(f"TensorDescriptor: shape {self.shape}, strides {self.strides} and "
+                             f"block_shape {self.block_shape} must have one length")
+        if rank not in (1, 2):
+            raise ValueError(f"TensorDescriptor: rank {rank} is not supported on the CPU (1 or 2)")
+        if self.strides[-1] != 1:
+            raise ValueError(f"TensorDescriptor: the last stride must be 1, got {self.strides}")
+        if self.padding not in ("zero", "nan"):
+            raise ValueError(f"TensorDescriptor: padding must be 'zero' or 'nan', got "
+                             f"{self.padding!r}")
+
+    @staticmethod
+    def from_tensor(tensor: Any, block_shape: list[int], padding: str = "zero"
+                    ) -> "TensorDescriptor":
+        return TensorDescriptor(tensor, list(tensor.shape), list(tensor.stride()),
+                                list(block_shape), padding)

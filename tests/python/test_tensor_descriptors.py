@@ -1,0 +1,73 @@
+"""Tensor descriptors (Triton's TMA API) on the CPU: made in the kernel with
+tl.make_tensor_descriptor, or on the host with triton.tools.tensor_descriptor.TensorDescriptor;
+loads outside the tensor read zeros (or NaN), stores outside it write nothing, as on a GPU."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import triton
+import triton.language as tl
+from triton.tools.tensor_descriptor import TensorDescriptor
+
+
+@triton.jit
+def _copy_plus_one(X, Z, M, N, BM: tl.constexpr, BN: tl.constexpr, PAD: tl.constexpr):
+    src = tl.make_tensor_descriptor(X, shape=[M, N], strides=[N, 1], block_shape=[BM, BN],
+                                    padding_option=PAD)
+    dst = tl.make_tensor_descriptor(Z, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    i = tl.program_id(0) * BM
+    j = tl.program_id(1) * BN
+    tile = src.load([i, j])
+    if isinstance(src, tl.tensor_descriptor):
+        dst.store([i, j], tile + 1)
+
+
+@pytest.mark.parametrize("m, n", [(32, 64), (30, 50)])
+def test_device_descriptor_load_store(m: int, n: int) -> None:
+    x = torch.randn(m, n)
+    z = torch.full((m + 2, n), -7.0)  # rows past M must stay untouched
+    _copy_plus_one[(triton.cdiv(m, 16), triton.cdiv(n, 32))](x, z, m, n, BM=16, BN=32, PAD="zero")
+    assert torch.equal(z[:m], x + 1)
+    assert (z[m:] == -7.0).all()
+
+
+@triton.jit
+def _edge_tile(X, OUT, M, N, BM: tl.constexpr, BN: tl.constexpr, PAD: tl.constexpr):
+    src = tl.make_tensor_descriptor(X, shape=[M, N], strides=[N, 1], block_shape=[BM, BN],
+                                    padding_option=PAD)
+    tile = src.load([M - BM // 2, N - BN // 2])  # half of the tile is outside
+    offs = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
+    tl.store(OUT + offs, tile)
+
+
+@pytest.mark.parametrize("pad", ["zero", "nan"])
+def test_out_of_bounds_lanes_read_padding(pad: str) -> None:
+    x = torch.arange(64.0).reshape(8, 8)
+    out = torch.empty(4, 4)
+    _edge_tile[(1,)](x, out, 8, 8, BM=4, BN=4, PAD=pad)
+    assert torch.equal(out[:2, :2], x[6:, 6:])
+    outside = torch.cat([out[2:].flatten(), out[:2, 2:].flatten()])
+    assert (outside == 0).all() if pad == "zero" else outside.isnan().all()
+
+
+@triton.jit
+def _host_desc_scale(desc, out_ptr, n_cols, BM: tl.constexpr, BN: tl.constexpr):
+    i = tl.program_id(0) * BM
+    tile = desc.load([i, 0])
+    offs = (i + tl.arange(0, BM))[:, None] * n_cols + tl.arange(0, BN)[None, :]
+    tl.store(out_ptr + offs, tile * 2, mask=(i + tl.arange(0, BM))[:, None] < 20)
+
+
+def test_host_descriptor_argument() -> None:
+    x = torch.randn(20, 16)
+    out = torch.zeros(20, 16)
+    desc = TensorDescriptor.from_tensor(x, block_shape=[8, 16])
+    _host_desc_scale[(3,)](desc, out, 16, BM=8, BN=16)
+    assert torch.equal(out, x * 2)
+
+
+def test_host_descriptor_checks_its_arguments() -> None:
+    with pytest.raises(ValueError, match="last stride must be 1"):
+        TensorDescriptor(torch.zeros(4, 4), [4, 4], [1, 4], [2, 2])
