@@ -52,7 +52,7 @@ def nvidia_smi(field: str) -> str:
         return "unknown"
 
 
-def provenance(source_commit: str) -> dict:
+def provenance(source_commit: str, recorder: str = "scripts/gpu/record_triton_goldens.py") -> dict:
     assert "tcpu" not in os.path.abspath(triton.__file__), "this must run under real Triton, not tcpu's"
     major, minor = torch.cuda.get_device_capability(0)
     return {
@@ -66,7 +66,7 @@ def provenance(source_commit: str) -> dict:
         "compute_capability": f"sm_{major}{minor}",
         "driver": nvidia_smi("driver_version"),
         "source_commit": source_commit,
-        "recorder": "scripts/gpu/record_triton_goldens.py",
+        "recorder": recorder,
     }
 
 
@@ -98,6 +98,25 @@ def write_case(case, out_dir: str, prov: dict) -> dict:
             "rules": {n: {"rule": r, "why": why} for n, (r, why) in case.rules.items()}}
 
 
+def record_case(case, out_dir: str, prov: dict, timings: bool = False):
+    """Launches `case` once and writes it (write_case), launches it again to see whether the GPU
+    reproduces itself bit for bit, and with `timings` times it under do_bench. Returns the case's
+    PROVENANCE entry and what the first launch returned (Triton's compiled kernel, where the
+    launch closure returns it)."""
+    launched = case.launch()
+    torch.cuda.synchronize()
+    first = {n: to_numpy(t).copy() for n, t in case.outputs.items()}
+    entry = write_case(case, out_dir, prov)
+    # A second launch: does the GPU reproduce itself bit for bit?
+    case.launch()
+    torch.cuda.synchronize()
+    entry["repeatable"] = {n: bool(np.array_equal(first[n].view(np.uint8), to_numpy(t).view(np.uint8)))
+                           for n, t in case.outputs.items()}
+    if timings:
+        entry["do_bench_ms"] = triton.testing.do_bench(case.launch)
+    return entry, launched
+
+
 def record(args, prov: dict) -> dict:
     dev = torch.device("cuda")
     summary = {"provenance": prov, "cases": {}, "failures": {}}
@@ -114,19 +133,9 @@ def record(args, prov: dict) -> dict:
             if args.case and case.name not in args.case:
                 continue
             try:
-                case.launch()
-                torch.cuda.synchronize()
-                first = {n: to_numpy(t).copy() for n, t in case.outputs.items()}
-                entry = write_case(case, args.out_dir, prov)
-                # A second launch: does the GPU reproduce itself bit for bit?
-                case.launch()
-                torch.cuda.synchronize()
-                entry["repeatable"] = {n: bool(np.array_equal(first[n].view(np.uint8), to_numpy(t).view(np.uint8)))
-                                       for n, t in case.outputs.items()}
+                entry, _ = record_case(case, args.out_dir, prov, bool(args.timings))
                 if args.timings:
-                    ms = triton.testing.do_bench(case.launch)
-                    timings[case.name] = ms
-                    entry["do_bench_ms"] = ms
+                    timings[case.name] = entry["do_bench_ms"]
                 summary["cases"][case.name] = entry
                 print(f"{case.name}: recorded ({case.shapes}); repeatable={entry['repeatable']}", flush=True)
             except Exception as error:
