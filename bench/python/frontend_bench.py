@@ -12,7 +12,8 @@
   interpreter  the examples' kernels at their default shapes, per launch, as multiples of a
              numpy ufunc call (to set beside Triton's interpreter's, measured on the GPU host)
 
-    PYTHONPATH=build/python python3 bench/python/frontend_bench.py [launch|compile|kernels|interpreter]...
+    PYTHONPATH=build/python python3 bench/python/frontend_bench.py \
+        [launch|compile|kernels|interpreter]...
 Medians of 5 interleaved rounds; the machine is shared, so ratios are what to read."""
 
 from __future__ import annotations
@@ -99,7 +100,8 @@ def _child(case: str, cache: str) -> tuple[float, float, float]:
     env = dict(os.environ, TCPU_CACHE_DIR=cache)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as users run: modules load from their .pyc
     out = subprocess.run(
-        [sys.executable, "-c", "import sys, tcpu.aliases as a; a.install(); exec(sys.stdin.read())"],
+        [sys.executable, "-c",
+         "import sys, tcpu.aliases as a; a.install(); exec(sys.stdin.read())"],
         input=code, text=True, capture_output=True, env=env)
     if out.returncode != 0:
         raise RuntimeError(out.stderr)

@@ -233,7 +233,8 @@ def launch_compiled(kernel: CompiledKernel, grid: Any, values: list[Any]) -> Non
     dims = (list(grid) + [1, 1])[:3]
     if dims[0] * dims[1] * dims[2] == 0:
         return
-    kernel.handle.launch(dims[0], dims[1], dims[2], 0, kernel.codes, _arguments(kernel, launch_values))
+    kernel.handle.launch(dims[0], dims[1], dims[2], 0, kernel.codes,
+                         _arguments(kernel, launch_values))
 
 
 __all__ = ["launch", "launch_compiled", "CompilationError", "TORCH_DTYPES"]

@@ -501,7 +501,8 @@ class Lowerer:
         `name = name + e` (e a scalar, checked when the update is lowered)."""
         found = False
         for n in ast.walk(ast.Module(body=body, type_ignores=[])):
-            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and \
+                    n.target.id == name:
                 if not isinstance(n.op, (ast.Add, ast.Sub)):
                     return False
                 found = True
@@ -602,7 +603,8 @@ class Lowerer:
         carries = self._begin_loop(node, node.body)
         # _begin_loop wrote the carried variables; now the loop header.
         iv = self.emit.fresh(node.target.id)
-        self.emit.line(f"for ({ct} {iv} = {bounds[0]}; {cond.format(iv=iv)}; {iv} += {bounds[2]}) {{")
+        self.emit.line(f"for ({ct} {iv} = {bounds[0]}; {cond.format(iv=iv)}; "
+                       f"{iv} += {bounds[2]}) {{")
         self.emit.depth += 1
         self.frame.scope[node.target.id] = Value(iv, iv_dtype)
         self._stmts(node.body)

@@ -40,7 +40,8 @@ def literal_dtype(value: bool | int | float) -> tl.dtype:
                 return dtype
         raise ValueError(f"integer {value} does not fit 64 bits")
     magnitude = abs(value)
-    if magnitude in (0.0, float("inf")) or value != value or 2**-126 <= magnitude <= (2 - 2**-23) * 2**127:
+    fp32_normal = 2**-126 <= magnitude <= (2 - 2**-23) * 2**127
+    if magnitude in (0.0, float("inf")) or value != value or fp32_normal:
         return tl.float32
     return tl.float64
 

@@ -48,7 +48,9 @@ def narrow_back(expr: str, dtype: tl.dtype, shape: tuple[int, ...]) -> str:
     if dtype.name not in _NARROW:
         return expr
     ct = cpp.ctype(dtype)
-    return f"tl::cast<{ct}>({expr})" if shape or dtype.name == "bf16" else f"static_cast<{ct}>({expr})"
+    if shape or dtype.name == "bf16":
+        return f"tl::cast<{ct}>({expr})"
+    return f"static_cast<{ct}>({expr})"
 
 
 def _operand(cx: OpContext, x: Any, dtype: tl.dtype) -> Value:
@@ -57,7 +59,10 @@ def _operand(cx: OpContext, x: Any, dtype: tl.dtype) -> Value:
     if is_number(x):
         if dtype.is_int() and not isinstance(x, bool):
             bits = dtype.primitive_bitwidth
-            lo, hi = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if dtype.is_int_signed() else (0, 2**bits - 1)
+            if dtype.is_int_signed():
+                lo, hi = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+            else:
+                lo, hi = 0, 2**bits - 1
             if dtype.name == "int1":
                 lo, hi = 0, 1
             if not lo <= x <= hi:
@@ -206,7 +211,8 @@ def cast(cx: OpContext, x: Any, dtype: tl.dtype, bitcast: bool = False,
         if dtype.name in ("int64", "uint64"):
             return Value(f"tl::cast_pointer<{cpp.ctype(dtype)}>({v.expr})", dtype, v.shape)
         raise cx.error(f"cannot cast {v.type_text()} to {dtype}")
-    if rounding == "rtz" and v.dtype.is_floating() and dtype.primitive_bitwidth < v.dtype.primitive_bitwidth:
+    narrowing = dtype.primitive_bitwidth < v.dtype.primitive_bitwidth
+    if rounding == "rtz" and v.dtype.is_floating() and narrowing:
         return Value(f"tl::cast_rtz<{cpp.ctype(dtype)}>({v.expr})", dtype, v.shape)
     return convert(v, dtype)
 

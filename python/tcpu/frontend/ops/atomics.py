@@ -19,7 +19,8 @@ _SCOPES = {None, "gpu", "cta", "sys"}
 def _pointer(cx: OpContext, name: str, pointer: Any, sem: Any, scope: Any) -> Value:
     """The pointer operand of atomic `name`, with its sem and scope checked."""
     if cx.const(sem, "sem") not in _SEMS:
-        raise cx.error(f"sem must be one of acquire, release, acq_rel, relaxed; got {unwrap(sem)!r}")
+        raise cx.error("sem must be one of acquire, release, acq_rel, relaxed; got "
+                       f"{unwrap(sem)!r}")
     if cx.const(scope, "scope") not in _SCOPES:
         raise cx.error(f"scope must be one of gpu, cta, sys; got {unwrap(scope)!r}")
     p = cx.value(pointer)

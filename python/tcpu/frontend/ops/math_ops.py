@@ -30,7 +30,8 @@ LIBDEVICE: dict[str, tuple[str, int, str]] = {
     "fabs": ("abs", 1, "float"), "abs": ("abs", 1, "float"), "sqrt_rn": ("sqrt_rn", 1, "float"),
     "rsqrt_rn": ("rsqrt", 1, "float"), "fast_expf": ("exp", 1, "float"),
     "fast_logf": ("log", 1, "float"), "rcp": ("rcp", 1, "float"), "rcp_rn": ("rcp", 1, "float"),
-    **{n: (n, 2, "float") for n in "atan2 copysign fdim fmax fmin fmod hypot pow remainder".split()},
+    **{n: (n, 2, "float")
+       for n in "atan2 copysign fdim fmax fmin fmod hypot pow remainder".split()},
     "div_rn": ("div_rn", 2, "float"), "fast_dividef": ("fdiv", 2, "float"),
     "add_rn": ("+", 2, "float"), "sub_rn": ("-", 2, "float"), "mul_rn": ("*", 2, "float"),
     "max": ("fmax", 2, "float"), "min": ("fmin", 2, "float"),
@@ -136,7 +137,8 @@ def libdevice_op(name: str):
         dt = vals[0].dtype
         for other in vals[1:]:
             if other.dtype != dt:
-                raise cx.error(f"libdevice.{name}: operands differ in dtype ({dt} and {other.dtype})")
+                raise cx.error(f"libdevice.{name}: operands differ in dtype ({dt} and "
+                               f"{other.dtype})")
         shape: tuple[int, ...] = ()
         for v in vals:
             shape = broadcast_shapes(cx, shape, v.shape)

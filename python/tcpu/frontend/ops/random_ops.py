@@ -61,7 +61,8 @@ def randint(cx: OpContext, seed: Any, offset: Any, n_rounds: Any = 10) -> Value:
 
 def _uniform(cx: OpContext, w: Value) -> Value:
     if not w.shape:
-        return cx.bind("uniform", f"tl::uint_to_uniform_float(tl::full<uint32_t, 1>({w.expr})).v[0]",
+        return cx.bind("uniform",
+                       f"tl::uint_to_uniform_float(tl::full<uint32_t, 1>({w.expr})).v[0]",
                        tl.float32)
     return cx.bind("uniform", f"tl::uint_to_uniform_float({w.expr})", tl.float32, w.shape)
 

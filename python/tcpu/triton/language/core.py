@@ -12,7 +12,8 @@ class dtype:
 
     SINT_TYPES = ("int8", "int16", "int32", "int64")
     UINT_TYPES = ("int1", "uint8", "uint16", "uint32", "uint64")
-    FP_TYPES = ("fp8e4nv", "fp8e5", "fp8e4b15", "fp8e4b8", "fp8e5b16", "fp16", "bf16", "fp32", "fp64")
+    FP_TYPES = ("fp8e4nv", "fp8e5", "fp8e4b15", "fp8e4b8", "fp8e5b16", "fp16", "bf16", "fp32",
+                "fp64")
 
     _BITS = {
         "int1": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
@@ -83,10 +84,12 @@ class dtype:
         return self
 
     def to_int_type(self) -> "dtype":
-        return dtype({1: "int1", 8: "int8", 16: "int16", 32: "int32", 64: "int64"}[self.primitive_bitwidth])
+        names = {1: "int1", 8: "int8", 16: "int16", 32: "int32", 64: "int64"}
+        return dtype(names[self.primitive_bitwidth])
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, dtype) and type(other) is type(self) and self._key() == other._key()
+        return (isinstance(other, dtype) and type(other) is type(self)
+                and self._key() == other._key())
 
     def __hash__(self) -> int:
         return hash(self._key())
