@@ -49,11 +49,10 @@ def _write_run(case, directory: pathlib.Path, golden: pathlib.Path) -> None:
         np.save(directory / f"{name}.npy", np.ascontiguousarray(tensor.detach().cpu().numpy()))
 
 
-@pytest.mark.skipif(REAL_TRITON, reason="compares tcpu's CPU results with the goldens")
-@pytest.mark.parametrize("name", CASES)
-def test_matches_real_triton(name: str, cpu_cases: dict, tmp_path: pathlib.Path) -> None:
-    case = cpu_cases[name]
-    golden = GOLDENS / name
+def run_against_golden(case, golden: pathlib.Path, run: pathlib.Path) -> subprocess.CompletedProcess:
+    """Loads the golden's inputs into `case`'s input tensors, launches the case on the CPU, writes
+    the run to `run` and judges it against the golden with `tcpu xcheck --compare` (exit status 0:
+    every output within its rule; stdout: the comparison table)."""
     for input_name, tensor in case.inputs.items():
         data = np.load(golden / f"{input_name}.npy")
         if tensor.dtype == torch.bfloat16:
@@ -61,7 +60,13 @@ def test_matches_real_triton(name: str, cpu_cases: dict, tmp_path: pathlib.Path)
         else:
             tensor.copy_(torch.from_numpy(data))
     case.launch()
-    _write_run(case, tmp_path / name, golden)
-    result = subprocess.run([str(tcpu_cli()), "xcheck", "--compare", str(golden),
-                             str(tmp_path / name)], capture_output=True, text=True)
+    _write_run(case, run, golden)
+    return subprocess.run([str(tcpu_cli()), "xcheck", "--compare", str(golden), str(run)],
+                          capture_output=True, text=True)
+
+
+@pytest.mark.skipif(REAL_TRITON, reason="compares tcpu's CPU results with the goldens")
+@pytest.mark.parametrize("name", CASES)
+def test_matches_real_triton(name: str, cpu_cases: dict, tmp_path: pathlib.Path) -> None:
+    result = run_against_golden(cpu_cases[name], GOLDENS / name, tmp_path / name)
     assert result.returncode == 0, result.stdout + result.stderr
