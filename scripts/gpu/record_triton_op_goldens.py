@@ -1,4 +1,4 @@
-"""Records goldens of real Triton on an NVIDIA GPU for the single-op cases (tests/python/op_cases.py).
+"""Records goldens of real Triton on an NVIDIA GPU for the single-op cases (op_cases.py).
 
 Needs only PyTorch (with CUDA), Triton and NumPy; not tcpu. Every case that op_cases.BUILDERS
 builds is launched on fixed seeded inputs and written to <out-dir>/<case>/ in `tcpu xcheck`'s
@@ -32,8 +32,8 @@ from record_triton_goldens import provenance, record_case  # noqa: E402
 
 # PTX instructions whose choice decides a result's bits: approximate or IEEE math, conversions,
 # fused multiply-adds, min/max, atomics.
-NUMERIC_OPS = re.compile(r"^\s*(?:@!?%p\d+\s+)?((?:ex2|lg2|sin|cos|sqrt|rsqrt|rcp|div|tanh|fma|mad|max|min|cvt|"
-                         r"atom|red|wgmma|mma)\.[\w.]+)", re.M)
+NUMERIC_OPS = re.compile(r"^\s*(?:@!?%p\d+\s+)?((?:ex2|lg2|sin|cos|sqrt|rsqrt|rcp|div|tanh|fma|mad|"
+                         r"max|min|cvt|atom|red|wgmma|mma)\.[\w.]+)", re.M)
 
 
 def ptx_of(launched) -> str:
@@ -52,7 +52,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out-dir", default=os.path.join(ROOT, "tests", "goldens", "triton_ops"))
     parser.add_argument("--case", action="append", help="record only this case (repeatable)")
-    parser.add_argument("--source-commit", default="unknown", help="the tcpu commit op_cases.py came from")
+    parser.add_argument("--source-commit", default="unknown",
+                        help="the tcpu commit op_cases.py came from")
     parser.add_argument("--ptx-dir", help="also write each case's PTX there")
     args = parser.parse_args()
     if not torch.cuda.is_available():

@@ -49,7 +49,8 @@ def _write_run(case, directory: pathlib.Path, golden: pathlib.Path) -> None:
         np.save(directory / f"{name}.npy", np.ascontiguousarray(tensor.detach().cpu().numpy()))
 
 
-def run_against_golden(case, golden: pathlib.Path, run: pathlib.Path) -> subprocess.CompletedProcess:
+def run_against_golden(case, golden: pathlib.Path,
+                       run: pathlib.Path) -> subprocess.CompletedProcess:
     """Loads the golden's inputs into `case`'s input tensors, launches the case on the CPU, writes
     the run to `run` and judges it against the golden with `tcpu xcheck --compare` (exit status 0:
     every output within its rule; stdout: the comparison table)."""
