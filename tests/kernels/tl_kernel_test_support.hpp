@@ -32,7 +32,10 @@ protected:
                          void** values = nullptr) {
     const std::string path = std::string(TCPU_TL_TEST_KERNELS_DIR) + "/" + file_;
     tcpuModule loaded = nullptr;
-    return keep(tcpuModuleLoadEx(&loaded, path.c_str(), numOptions, options, values), loaded, path);
+    // Two statements: the load must finish before `loaded` is read (g++ evaluates a call's
+    // arguments right to left).
+    const tcpuResult result = tcpuModuleLoadEx(&loaded, path.c_str(), numOptions, options, values);
+    return keep(result, loaded, path);
   }
 
 private:
