@@ -19,21 +19,11 @@ from test_triton_goldens import run_against_golden
 GOLDENS = ROOT / "tests" / "goldens" / "triton_ops"
 CASES = sorted(p.name for p in GOLDENS.iterdir() if (p / "xcheck.txt").exists())
 
-_LOADED_INDEX = ("tcpu bug: `ptr + idx`, where idx is a block loaded through a read-only "
-                 "pointer (a tl::LoadView), has no operator+ in tl, so the generated C++ does "
-                 "not compile ({})")
-
 # Valid Triton that tcpu gets wrong (the goldens were recorded from these kernels). A case whose
 # kernel tcpu cannot compile is expected to raise InternalError; for the others, the outputs named
 # here are expected to fail their rule and every other output to pass. Strict both ways: a fix
 # shows up as a failure that asks for its entry to be removed.
-TCPU_BUGS: dict[str, tuple[frozenset[str] | None, str]] = {
-    "atomic_counts": (None, _LOADED_INDEX.format("tl.atomic_add/atomic_max on counts_ptr + bins")),
-    "gather_scatter": (None, _LOADED_INDEX.format(
-        "tl.load(src_ptr + i), tl.store(scattered_ptr + p)")),
-    "f32_arith": (frozenset({"neg"}), "tcpu bug: Triton's -x on floats is 0.0 - x (+0.0 for "
-                                      "x = +0.0); tcpu negates the sign bit and gives -0.0"),
-}
+TCPU_BUGS: dict[str, tuple[frozenset[str] | None, str]] = {}
 
 _RESULT_LINE = re.compile(r"^(\S+)\s+(\S+)\s+\d+\s.*\s(pass|FAIL\b.*)$")
 

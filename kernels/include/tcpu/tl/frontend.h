@@ -49,6 +49,19 @@ TL_INLINE auto cast_pointer(const X& x) {
     return f(x);
 }
 
+// Pointers plus offsets loaded through a const pointer (a load view, read where used):
+// the offsets are read into a block first, then added (a gather or scatter follows).
+template <class P, class T, int D0, int D1, int M0, int M1>
+  requires std::is_integral_v<std::remove_const_t<T>>
+TL_INLINE auto operator+(P* p, const LoadView<T, D0, D1, M0, M1>& offsets) {
+  return p + offsets.eval();
+}
+template <class P, class T, int D0, int D1, int M0, int M1>
+  requires std::is_integral_v<std::remove_const_t<T>>
+TL_INLINE auto operator+(const LoadView<T, D0, D1, M0, M1>& offsets, P* p) {
+  return p + offsets.eval();
+}
+
 // x[:, None] / x[None, :] of a loaded block (a load view): materialized, then expanded.
 template <int Axis, class T, int D0, int D1, int M0, int M1>
 TL_INLINE auto expand_dims(const LoadView<T, D0, D1, M0, M1>& x) {

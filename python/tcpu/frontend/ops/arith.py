@@ -175,7 +175,8 @@ def unary(cx: OpContext, opname: str, a: Any) -> Any:
     if a.dtype.is_ptr():
         raise cx.error(f"wrong type argument to unary '{opname}' ({a.type_text()})")
     if opname == "-":
-        return Value(narrow_back(f"(-{a.expr})", a.dtype, a.shape), a.dtype, a.shape)
+        # Triton's minus is `0 - x`: -(+0.0) is +0.0 (not -0.0), integers wrap.
+        return binary(cx, "-", 0.0 if a.dtype.is_floating() else 0, a)
     if opname == "~":
         if a.dtype.is_floating():
             raise cx.error(f"wrong type argument to unary '~' ({a.type_text()})")
