@@ -63,7 +63,11 @@ class CompiledKernel:
         self.param_indices = [p.index for p in self.params]
         self.param_components = [p.component for p in self.params]
         self.has_components = any(c is not None for c in self.param_components)
-        self.check_aliasing = bool(self.readonly_pointers and self.written_pointers)
+        # The pointer parameters as (argument index, descriptor component, written?).
+        self.pointer_args = [(p.index, p.component, not p.readonly) for p in self.params
+                             if p.dtype.is_ptr()]
+        written = [w for _, _, w in self.pointer_args]
+        self.check_aliasing = any(written) and not all(written)
 
     @property
     def asm(self) -> dict[str, str]:
@@ -72,13 +76,6 @@ class CompiledKernel:
     def _init_handles(self) -> None:
         """Triton loads the module here; tcpu compiled it already."""
 
-    @property
-    def readonly_pointers(self) -> list[int]:
-        return [i for i, p in enumerate(self.params) if p.dtype.is_ptr() and p.readonly]
-
-    @property
-    def written_pointers(self) -> list[int]:
-        return [i for i, p in enumerate(self.params) if p.dtype.is_ptr() and not p.readonly]
 
 
 def _descriptor_params(name: str, index: int, kind: tuple[Any, ...]
@@ -139,10 +136,14 @@ def generate(jit: Any, key_kinds: list[tuple[Any, ...]], constexprs: dict[str, A
     emitter.depth = 2
     lowerer = Lowerer(emitter, debug, type(jit))
     lowerer.pointer_params = {p.name: p.dtype for p in params if p.dtype.is_ptr()}
+    # The specialization's hints, as Triton's: ints divisible by 16, pointers 16-byte aligned.
     for p in params:
         kind = key_kinds[p.index]
         if kind[0] == "i" and kind[2]:
             emitter.line(f"__builtin_assume({p.name} % 16 == 0);")
+        elif kind[0] == "P" and kind[2]:
+            emitter.line(f"{p.name} = static_cast<decltype({p.name})>("
+                         f"__builtin_assume_aligned({p.name}, 16));")
     lowerer.lower_function(source, jit.fn.__globals__, bindings, is_kernel=True)
     every_written = "*" in lowerer.written_roots or all_mutable
     decls = []

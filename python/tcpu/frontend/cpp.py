@@ -26,11 +26,6 @@ def ctype(dtype: tlc.dtype, const: bool = False) -> str:
         raise UnsupportedError(f"dtype {dtype} is not supported on the CPU yet") from None
 
 
-def block_type(dtype: tlc.dtype, shape: tuple[int, ...]) -> str:
-    """`tl::Block<T, D0[, D1]>` holding a block of `dtype` with `shape` (rank 1 or 2)."""
-    return f"tl::Block<{ctype(dtype)}, {', '.join(str(d) for d in shape)}>"
-
-
 def literal(value: bool | int | float, dtype: tlc.dtype) -> str:
     """A C++ constant of `dtype` holding `value` (Triton has already checked the range)."""
     name = dtype.name
@@ -61,7 +56,7 @@ def literal(value: bool | int | float, dtype: tlc.dtype) -> str:
             text += "f"
     if name in ("fp16", "bf16"):
         return f"{ctype(dtype)}({text})"
-    return text if name != "fp64" or "(" in text else text
+    return text
 
 
 def string(text: str) -> str:

@@ -37,12 +37,9 @@ class Emitter:
         self.lines = []
         self.depth = saved_depth + extra_depth
         try:
-            yield self.lines
+            yield self.lines  # the caller decides where the captured lines go
         finally:
-            captured = self.lines
             self.lines, self.depth = saved, saved_depth
-            # The caller decides where captured lines go; the list object stays valid.
-            del captured
 
     def extend(self, lines: list[str]) -> None:
         self.lines.extend(lines)

@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .compiler import CompiledKernel, compile_specialization
-from .errors import CompilationError
-from .specialize import TORCH_DTYPES, ArgumentError, arg_key, int_kind, pointer_of
+from .specialize import ArgumentError, arg_key, int_kind, pointer_of
 
 # A classifier: (value, name, specialize, specialize_alignment) -> (key part, launch value).
 Classifier = Callable[[Any, str, bool, bool], tuple[Any, Any]]
@@ -94,9 +93,11 @@ def _classifier(t: type) -> Classifier:
     return c
 
 
-def _grid(grid: Any, jit: Any, values: list[Any], options: dict[str, Any]) -> tuple[int, int, int]:
+def _grid(grid: Any, arg_names: list[str], values: list[Any], options: dict[str, Any]
+          ) -> tuple[int, int, int]:
+    """The grid's three dimensions, checked; a callable grid gets the bound arguments."""
     if callable(grid):
-        meta = dict(zip(jit.arg_names, values))
+        meta = dict(zip(arg_names, values))
         meta.update(options)
         grid = grid(meta)
     if isinstance(grid, int):
@@ -119,28 +120,36 @@ def _grid(grid: Any, jit: Any, values: list[Any], options: dict[str, Any]) -> tu
     return dims[0], dims[1], dims[2]
 
 
-def _overlaps(kernel: CompiledKernel, values: list[Any]) -> bool:
+def _extent(value: Any) -> int:
+    """Bytes from an array's address to its end; 0 when unknown (not contiguous)."""
+    if hasattr(value, "element_size"):  # torch
+        return value.numel() * value.element_size() if value.is_contiguous() else 0
+    flags = getattr(value, "flags", None)  # numpy
+    return value.nbytes if flags is not None and flags.c_contiguous else 0
+
+
+def _overlaps(kernel: CompiledKernel, values: list[Any], launch_values: list[Any]) -> bool:
     """Whether a pointer the kernel only reads overlaps one it writes (then the lazy reads of
     const pointers could see the kernel's own stores: the launch uses a variant with every
-    pointer mutable, which reads at the load, as Triton does)."""
+    pointer mutable, which reads at the load, as Triton does). Runs on every launch of such a
+    kernel: the addresses are the launch's own, the extents cost a few attribute reads."""
     spans = []
-    for i in kernel.readonly_pointers + kernel.written_pointers:
-        param = kernel.params[i]
-        value = values[param.index]
-        if param.component is not None:  # a host tensor descriptor's base
-            value = value.base
-        p = pointer_of(value, param.name)
-        assert p is not None
-        spans.append((p.address, p.nbytes, i in kernel.written_pointers))
+    for index, component, written in kernel.pointer_args:
+        value, address = values[index], launch_values[index]
+        if component is not None:  # a host tensor descriptor's base
+            value, address = value.base, address[0]
+        spans.append((address, _extent(value), written))
     for a, an, aw in spans:
+        if not aw:
+            continue
         for b, bn, bw in spans:
-            if aw and not bw:
-                if an == 0 or bn == 0:  # extent unknown (not contiguous): same start only
-                    if a == b:
-                        return True
-                    continue
-                if a < b + bn and b < a + an:
+            if bw:
+                continue
+            if an == 0 or bn == 0:  # an extent unknown: the same start only
+                if a == b:
                     return True
+            elif a < b + bn and b < a + an:
+                return True
     return False
 
 
@@ -175,7 +184,7 @@ def launch(jit: Any, values: list[Any], grid: Any, options: dict[str, Any], warm
         raise TypeError(f"{jit.__name__}: constexpr argument '{bad}' must be hashable") from None
     if kernel is None:
         kernel = _compile(jit, key, kinds, debug, all_mutable=False)
-    if kernel.check_aliasing and _overlaps(kernel, values):
+    if kernel.check_aliasing and _overlaps(kernel, values, launch_values):
         alias_key = key + ("aliased",)
         kernel = jit._kernels.get(alias_key) or _compile(jit, alias_key, kinds, debug, True)
     if warmup:
@@ -183,7 +192,7 @@ def launch(jit: Any, values: list[Any], grid: Any, options: dict[str, Any], warm
     if type(grid) is tuple and len(grid) == 1 and type(grid[0]) is int and 0 <= grid[0] < 2**31:
         gx, gy, gz = grid[0], 1, 1
     else:
-        gx, gy, gz = _grid(grid, jit, values, options)
+        gx, gy, gz = _grid(grid, jit.arg_names, values, options)
     if gx * gy * gz == 0:
         return kernel
     threads = (options.get("num_threads") or options.get("num_cpu_threads") or 0) if options else 0
@@ -228,13 +237,7 @@ def launch_compiled(kernel: CompiledKernel, grid: Any, values: list[Any]) -> Non
     for p in kernel.params:
         v = values[p.index]
         launch_values[p.index] = _classifier(type(v))(v, p.name, False, False)[1]
-    if isinstance(grid, int):
-        grid = (grid,)
-    dims = (list(grid) + [1, 1])[:3]
-    if dims[0] * dims[1] * dims[2] == 0:
+    gx, gy, gz = _grid(grid, [], values, {})
+    if gx * gy * gz == 0:
         return
-    kernel.handle.launch(dims[0], dims[1], dims[2], 0, kernel.codes,
-                         _arguments(kernel, launch_values))
-
-
-__all__ = ["launch", "launch_compiled", "CompilationError", "TORCH_DTYPES"]
+    kernel.handle.launch(gx, gy, gz, 0, kernel.codes, _arguments(kernel, launch_values))

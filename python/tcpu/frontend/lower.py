@@ -93,7 +93,6 @@ class Lowerer:
         self.written_roots: set[str] = set()
         self.saw_assert = False  # a device_assert or assert was lowered (debug on or not)
         self.frames: list[Frame] = []
-        self.current_builtin = ""
         self.pointer_params: dict[str, tlc.pointer_type] = {}
         self._loops: list[dict[str, Carry]] = []
         self._last_line: tuple[str, int] | None = None
@@ -244,7 +243,6 @@ class Lowerer:
     def _stmt_Assert(self, node: ast.Assert) -> None:
         test = self._expr(node.test)
         msg = self._expr(node.msg) if node.msg is not None else ""
-        self.current_builtin = "device_assert"
         OPS["device_assert"](self.cx(node), test, msg if not isinstance(msg, Value) else "")
         return None
 
@@ -898,7 +896,6 @@ class Lowerer:
         if impl is None:
             what = name if "." in name else f"tl.{name}"
             raise self.error(node, f"{what} is not supported by tcpu yet", UnsupportedError)
-        self.current_builtin = name
         try:
             sig = inspect.signature(impl)
             sig.bind(None, *args, **kwargs)

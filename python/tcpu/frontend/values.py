@@ -4,7 +4,7 @@ expression with a Triton dtype and shape)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..triton.language import core as tlc
@@ -33,9 +33,6 @@ class Value:
             n *= d
         return n
 
-    def with_expr(self, expr: str) -> "Value":
-        return replace(self, expr=expr)
-
     def type_text(self) -> str:
         return f"{self.dtype}[{', '.join(map(str, self.shape))}]" if self.shape else str(self.dtype)
 
@@ -43,10 +40,6 @@ class Value:
 def unwrap(x: Any) -> Any:
     """A constexpr's Python value (tl.constexpr wrappers removed)."""
     return x.value if isinstance(x, tlc.constexpr) else x
-
-
-def is_runtime(x: Any) -> bool:
-    return isinstance(x, Value)
 
 
 def is_number(x: Any) -> bool:

@@ -92,20 +92,31 @@ def _pointer_arith(cx: OpContext, opname: str, a: Any, b: Any) -> Value:
     return Value(f"({a_v.expr} {opname} {b_v.expr})", a_v.dtype, shape, a_v.roots)
 
 
+def _dtypes(cx: OpContext, a: Any, b: Any) -> tuple[tl.dtype, bool, tl.dtype, bool]:
+    """Each operand's dtype, and whether it is a Python number (which promotes differently)."""
+    a_lit, b_lit = is_number(a), is_number(b)
+    a_dt = literal_dtype(a) if a_lit else cx.value(a).dtype
+    b_dt = literal_dtype(b) if b_lit else cx.value(b).dtype
+    return a_dt, a_lit, b_dt, b_lit
+
+
+def _computation(cx: OpContext, a_dt: tl.dtype, a_lit: bool, b_dt: tl.dtype, b_lit: bool,
+                 div_or_mod: bool, what: str) -> tl.dtype:
+    try:
+        return computation_type(a_dt, a_lit, b_dt, b_lit, div_or_mod)
+    except TypeError as e:
+        raise cx.error(f"{what}: {e}") from None
+
+
 def binary(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
     """`a <op> b` for Python operators, with Triton's typing."""
     a_u, b_u = unwrap(a), unwrap(b)
-    a_lit, b_lit = is_number(a_u), is_number(b_u)
-    if a_lit and b_lit:
+    if is_number(a_u) and is_number(b_u):
         return _fold(cx, opname, a_u, b_u)
-    a_dt = literal_dtype(a_u) if a_lit else cx.value(a_u).dtype
-    b_dt = literal_dtype(b_u) if b_lit else cx.value(b_u).dtype
+    a_dt, a_lit, b_dt, b_lit = _dtypes(cx, a_u, b_u)
     if a_dt.is_ptr() or b_dt.is_ptr():
         return _pointer_arith(cx, opname, a_u, b_u)
-    try:
-        comp = computation_type(a_dt, a_lit, b_dt, b_lit, opname in _DIV_MOD)
-    except TypeError as e:
-        raise cx.error(f"'{opname}': {e}") from None
+    comp = _computation(cx, a_dt, a_lit, b_dt, b_lit, opname in _DIV_MOD, f"'{opname}'")
     if opname == "/" and comp.is_int():
         comp = tl.float32
     if opname == "//" and not comp.is_int():
@@ -228,17 +239,12 @@ def _cast_op(cx: OpContext, input: Any, dtype: Any, fp_downcast_rounding: Any = 
 def promote_pair(cx: OpContext, a: Any, b: Any, what: str) -> tuple[Value, Value, tl.dtype]:
     """Both operands converted to their computation type (binary_op_type_checking)."""
     a_u, b_u = unwrap(a), unwrap(b)
-    a_lit, b_lit = is_number(a_u), is_number(b_u)
-    a_dt = literal_dtype(a_u) if a_lit else cx.value(a_u).dtype
-    b_dt = literal_dtype(b_u) if b_lit else cx.value(b_u).dtype
+    a_dt, a_lit, b_dt, b_lit = _dtypes(cx, a_u, b_u)
     if a_dt.is_ptr() or b_dt.is_ptr():
         if a_dt == b_dt:
             return cx.value(a_u), cx.value(b_u), a_dt
         raise cx.error(f"{what}: incompatible operands {a_dt} and {b_dt}")
-    try:
-        comp = computation_type(a_dt, a_lit, b_dt, b_lit, False)
-    except TypeError as e:
-        raise cx.error(f"{what}: {e}") from None
+    comp = _computation(cx, a_dt, a_lit, b_dt, b_lit, False, what)
     return _operand(cx, a_u, comp), _operand(cx, b_u, comp), comp
 
 

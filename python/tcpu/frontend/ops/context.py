@@ -56,13 +56,5 @@ class OpContext:
             raise self.error(f"{what} must be a dtype, got {d!r}")
         return d
 
-    def axis_arg(self, x: Any, rank: int, what: str = "axis") -> int | None:
-        a = self.const(x, what)
-        if a is None:
-            return None
-        if not isinstance(a, int) or not -rank <= a < max(rank, 1):
-            raise self.error(f"{what}={a!r} is out of range for a block of rank {rank}")
-        return a % rank if rank else 0
-
 
 __all__ = ["OpContext", "UnsupportedError"]

@@ -90,14 +90,19 @@ def fma(cx: OpContext, x: Any, y: Any, z: Any) -> Value:
     return _call("fma", [a, b, c], dt, shape)
 
 
-@op("fdiv", "div_rn")
+@op("fdiv")
 def fdiv(cx: OpContext, x: Any, y: Any, ieee_rounding: Any = False) -> Value:
     a, b = cx.value(x), cx.value(y)
     if not a.dtype.is_floating() or not b.dtype.is_floating():
         raise cx.error("both operands of fdiv must have floating scalar type")
-    if cx.lowerer.current_builtin == "div_rn":
-        _float_operand(cx, a, "tl.div_rn", ("fp32",))
-        _float_operand(cx, b, "tl.div_rn", ("fp32",))
+    return binary(cx, "/", a, b)
+
+
+@op("div_rn")
+def div_rn(cx: OpContext, x: Any, y: Any) -> Value:
+    # fp32 only, as Triton's _check_dtype says; the CPU's division is always rounded to nearest.
+    a = _float_operand(cx, x, "tl.div_rn", ("fp32",))
+    b = _float_operand(cx, y, "tl.div_rn", ("fp32",))
     return binary(cx, "/", a, b)
 
 

@@ -161,17 +161,21 @@ def _scan_axis(cx: OpContext, v: Value, axis: Any) -> int:
     return 0 if a is None else a
 
 
-@op("cumsum", "cumprod")
-def cumulative(cx: OpContext, input: Any, axis: Any = 0, reverse: Any = False,
-               dtype: Any = None) -> Value:
-    name = cx.lowerer.current_builtin
-    v = _block(cx, input, f"tl.{name}")
-    d = cx.const(dtype, "dtype")
-    out = d or SUM_WIDENS.get(v.dtype.name, v.dtype)
-    v = convert(v, out)
-    a = _scan_axis(cx, v, axis)
-    rev = "true" if cx.const(reverse, "reverse") else "false"
-    return cx.bind(name, f"tl::{name}<{a}, {rev}>({v.expr})", out, v.shape)
+def _cumulative(name: str):
+    def scan(cx: OpContext, input: Any, axis: Any = 0, reverse: Any = False,
+             dtype: Any = None) -> Value:
+        v = _block(cx, input, f"tl.{name}")
+        d = cx.const(dtype, "dtype")
+        out = d or SUM_WIDENS.get(v.dtype.name, v.dtype)
+        v = convert(v, out)
+        a = _scan_axis(cx, v, axis)
+        rev = "true" if cx.const(reverse, "reverse") else "false"
+        return cx.bind(name, f"tl::{name}<{a}, {rev}>({v.expr})", out, v.shape)
+    return scan
+
+
+op("cumsum")(_cumulative("cumsum"))
+op("cumprod")(_cumulative("cumprod"))
 
 
 @op("associative_scan")

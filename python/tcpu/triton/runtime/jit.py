@@ -24,7 +24,7 @@ _GPU_OPTIONS = {
     "max_num_imprecise_acc_default", "extern_libs", "backend_name", "sanitize_overflow", "arch",
     "instrumentation_mode", "num_buffers_warp_spec", "num_consumer_groups",
     "reg_dec_producer", "reg_inc_consumer", "waves_per_eu", "matrix_instr_nonkdim", "kpack",
-    "stream", "device", "warmup", "grid",
+    "stream", "device",
 }
 
 
