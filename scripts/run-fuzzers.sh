@@ -162,7 +162,10 @@ for t in "${targets[@]}"; do
   status=0
   # In a private directory (temporary files of the module loader included), so that nothing
   # is written elsewhere.
-  (cd "$work/tmp/$t" && TMPDIR="$work/tmp/$t" "$build/tests/fuzz/fuzz_$t" \
+  # -detect_leaks=0 stops libFuzzer's checks after each input; LeakSanitizer's own check at
+  # exit is stopped by ASAN_OPTIONS (it would report every aborted compile of the whole run).
+  (cd "$work/tmp/$t" && TMPDIR="$work/tmp/$t" \
+    ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=$(fuzz_leaks "$t")" "$build/tests/fuzz/fuzz_$t" \
     "${bound[@]}" -max_len="$(max_len "$t")" -timeout="$(unit_timeout "$t")" \
     -rss_limit_mb=4096 -print_final_stats=1 -detect_leaks="$(fuzz_leaks "$t")" \
     -artifact_prefix="$artifacts/" "$corpus") >"$log" 2>&1 || status=$?
