@@ -151,6 +151,8 @@ def _matmul_kernel(A, B, C, M: tl.constexpr, N: tl.constexpr, K, BK: tl.constexp
             acc = tl.dot(a, b, acc)
         elif FORM == "plus_equals":
             acc += tl.dot(a, b)
+        elif FORM == "plus":
+            acc = tl.dot(a, b) + acc
         elif FORM == "int32":
             acc = tl.dot(a, b, acc, out_dtype=tl.int32)
         else:
@@ -178,6 +180,25 @@ def test_dot_with_accumulator(form, in_dt, acc_dt, device):
     _matmul_kernel[(1,)](dev(a, device, in_dt), dev(b, device, in_dt), c, M=m, N=n, K=k, BK=bk, FORM=form,
                          ACC_T=getattr(tl, acc_dt))
     np.testing.assert_array_equal(host(c), ref)
+
+
+@pytest.mark.parametrize("form", ["plus_equals", "plus"])
+def test_dot_plus_is_dot_with_acc(form, device):
+    # Triton's combine pass makes `acc += tl.dot(a, b)` (and `tl.dot(a, b) + acc`) the dot
+    # with acc as its accumulator: bit for bit the same as tl.dot(a, b, acc), although summing
+    # each tile apart and adding it would round differently (random fp16 inputs, K = 512: the
+    # fp32 sums are inexact). Tutorial 08 checks its fp16 outputs against torch.matmul with
+    # atol=1e-2, which only this order passes.
+    m, n, k, bk = 32, 32, 512, 32
+    rs = np.random.RandomState(21)
+    a, b = rs.rand(m, k), rs.rand(k, n)
+    outs = {}
+    for f in ("acc_arg", form):
+        c = torch.empty((m, n), dtype=torch.float32, device=device)
+        _matmul_kernel[(1,)](dev(a, device, "float16"), dev(b, device, "float16"), c, M=m, N=n,
+                             K=k, BK=bk, FORM=f, ACC_T=tl.float32)
+        outs[f] = host(c)
+    np.testing.assert_array_equal(outs[form], outs["acc_arg"])
 
 
 # --------------------------------------------------------------------------------------

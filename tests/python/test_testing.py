@@ -233,6 +233,24 @@ def test_perf_report_sweeps_the_grid():
     assert mark.run() is None
 
 
+def test_perf_report_sweep_stops_at_its_budget(monkeypatch, capsys):
+    # GPU-sized sweeps (tutorial 03: 31 sizes up to 4096^3, each autotuned) stop starting new
+    # sizes after TCPU_BENCH_BUDGET_S; the first size always runs; TCPU_BENCH=full runs all.
+    monkeypatch.delenv("TCPU_BENCH", raising=False)
+    monkeypatch.setenv("TCPU_BENCH_BUDGET_S", "0")
+    calls = []
+    table = make_mark(calls).run(return_df=True)
+    assert column(table, "size") == [1]
+    assert "sweep: stopped after 1 of 3 sizes" in capsys.readouterr().err
+    monkeypatch.setenv("TCPU_BENCH", "full")
+    assert column(make_mark([]).run(return_df=True), "size") == [1, 2, 4]
+    monkeypatch.delenv("TCPU_BENCH")
+    monkeypatch.setenv("TCPU_BENCH_BUDGET_S", "soon")
+    with pytest.raises(ValueError, match="TCPU_BENCH_BUDGET_S must be a number of seconds, "
+                                         "not 'soon'"):
+        make_mark([]).run()
+
+
 def test_perf_report_prints_a_table(capsys):
     make_mark([], result=lambda size, provider: size / 3).run(print_data=True)
     out = capsys.readouterr().out

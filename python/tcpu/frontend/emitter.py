@@ -4,7 +4,8 @@ hold a branch's or a loop's lines until what goes around them is known."""
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator
+import re
+from typing import Any, Iterator
 
 from . import cpp
 
@@ -14,6 +15,10 @@ class Emitter:
         self.lines: list[str] = []
         self.depth = 1
         self._counts: dict[str, int] = {}
+        # Statements that a later one may take back: name -> (the list holding the line, the
+        # line, what the binder keeps with it). tl.dot without an accumulator registers here,
+        # so that `d + tl.dot(a, b)` becomes tl.dot(a, b, d) (ops/dot_ops.py says why).
+        self._retractable: dict[str, tuple[list[str], str, Any]] = {}
 
     def fresh(self, hint: str) -> str:
         base = cpp.identifier(hint)
@@ -29,6 +34,28 @@ class Emitter:
         name = self.fresh(hint)
         self.line(f"const auto {name} = {expr};")
         return name
+
+    def bind_retractable(self, hint: str, expr: str, payload: Any) -> str:
+        """As `bind`; `retract(name)` may remove the line later, the caller knowing that
+        nothing used the name."""
+        name = self.bind(hint, expr)
+        self._retractable[name] = (self.lines, self.lines[-1], payload)
+        return name
+
+    def retract(self, name: str) -> Any:
+        """Removes the line that bound `name` by `bind_retractable` and returns its payload;
+        None where there is no such line (any more)."""
+        entry = self._retractable.pop(name, None)
+        if entry is None or entry[1] not in entry[0]:
+            return None
+        lines, line, payload = entry
+        # A use written since (an inlined helper may use its dot and return it) keeps the line.
+        used = re.compile(rf"\b{re.escape(name)}\b")
+        later = lines[lines.index(line) + 1:] + (self.lines if self.lines is not lines else [])
+        if any(used.search(text) for text in later):
+            return None
+        lines.remove(line)
+        return payload
 
     @contextlib.contextmanager
     def capture(self, extra_depth: int = 1) -> Iterator[list[str]]:

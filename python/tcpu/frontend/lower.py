@@ -25,6 +25,7 @@ from .ops import OPS, load_all
 from .ops.arith import COMPARISONS, binary, convert, fold_any, unary
 from .ops.context import OpContext
 from .ops.descriptors import TensorDescriptor
+from .ops.dot_ops import fuse_add
 from .ops.memory import BlockPointer
 from .ops.shape import expand
 from .promotion import integer_promote, literal_dtype
@@ -215,7 +216,11 @@ class Lowerer:
                              "supported in Triton kernels")
         current = self._name(node.target.id, node.target)
         rhs = self._expr(node.value)
-        result = self._binop(_BINOPS[type(node.op)], current, rhs, node)
+        result = None
+        if isinstance(node.op, ast.Add):
+            result = self._dot_add(rhs, node.value, current, node)
+        if result is None:
+            result = self._binop(_BINOPS[type(node.op)], current, rhs, node)
         self._assign(node.target, result, node)
         return None
 
@@ -697,7 +702,20 @@ class Lowerer:
 
     def _expr_BinOp(self, node: ast.BinOp) -> Any:
         a, b = self._expr(node.left), self._expr(node.right)
+        if isinstance(node.op, ast.Add):
+            fused = self._dot_add(a, node.left, b, node) or self._dot_add(b, node.right, a, node)
+            if fused is not None:
+                return fused
         return self._binop(_BINOPS[type(node.op)], a, b, node)
+
+    def _dot_add(self, product: Any, product_node: ast.AST, addend: Any,
+                 node: ast.AST) -> Value | None:
+        """`addend + tl.dot(a, b)` as tl.dot(a, b, addend) (ops/dot_ops.py): only where the
+        product is a call's result, which nothing else can use."""
+        product = unwrap(product)
+        if not isinstance(product_node, ast.Call) or not isinstance(product, Value):
+            return None
+        return fuse_add(self.cx(node), product, addend)
 
     def _binop(self, opname: str, a: Any, b: Any, node: ast.AST) -> Any:
         a_u, b_u = unwrap(a), unwrap(b)

@@ -10,6 +10,7 @@ import gc
 import math
 import os
 import statistics
+import sys
 import time
 from typing import Any, Callable, Sequence
 
@@ -220,6 +221,23 @@ class Table:
                          for r in [header] + body)
 
 
+def _sweep_budget_s() -> float:
+    """Seconds a benchmark sweep may start new sizes for. Triton's tutorials sweep GPU sizes
+    (tutorial 03 up to 4096^3 fp16 matmuls, each autotuned): run in full on a laptop's CPU that
+    is hours. The sweep stops starting sizes after this budget (the first size always runs);
+    TCPU_BENCH=full runs every size."""
+    if os.environ.get("TCPU_BENCH") == "full":
+        return math.inf
+    value = os.environ.get("TCPU_BENCH_BUDGET_S", "60")
+    try:
+        budget = float(value)
+    except ValueError:
+        raise ValueError(f"TCPU_BENCH_BUDGET_S must be a number of seconds, not {value!r}")
+    if budget < 0:
+        raise ValueError(f"TCPU_BENCH_BUDGET_S must be >= 0, not {value!r}")
+    return budget
+
+
 class Mark:
     """What ``perf_report`` returns: ``run()`` sweeps, prints, saves, plots."""
 
@@ -232,7 +250,15 @@ class Mark:
         means = list(bench.line_names)
         columns = x_names + means + [f"{n}-min" for n in means] + [f"{n}-max" for n in means]
         rows = []
-        for x in bench.x_vals:
+        budget_s = _sweep_budget_s()
+        start = time.perf_counter()
+        for index, x in enumerate(bench.x_vals):
+            if index > 0 and time.perf_counter() - start > budget_s:
+                print(f"{bench.plot_name or 'benchmark'}: stopped after {index} of "
+                      f"{len(bench.x_vals)} sizes ({budget_s:g} s budget; "
+                      f"TCPU_BENCH_BUDGET_S=<seconds> or TCPU_BENCH=full for more)",
+                      file=sys.stderr)
+                break
             xs = list(x) if isinstance(x, (list, tuple)) else [x] * len(x_names)
             if len(xs) != len(x_names):
                 raise ValueError(f"expected {len(x_names)} x values ({x_names}), got {x}")

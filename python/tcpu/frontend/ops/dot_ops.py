@@ -1,12 +1,19 @@
 """tl.dot: [M, K] x [K, N] (+ acc) on same-dtype operands. fp32/fp16/bf16 accumulate in
 fp32 (int8 in int32). input_precision is accepted: the CPU computes fp32 products exactly
-(Triton's "ieee"), so "tf32"/"tf32x3" give results at least as accurate as the GPU's."""
+(Triton's "ieee"), so "tf32"/"tf32x3" give results at least as accurate as the GPU's.
+
+`d + tl.dot(a, b)` (and `acc += tl.dot(a, b)`) is `tl.dot(a, b, d)`, as Triton's combine pass
+makes it (AddFOp/AddIOp of a single-use dot with a zero accumulator): the products are then
+added to d one k at a time instead of summed apart and added once, which changes the rounding.
+Tutorial 08's check (fp16 outputs within 1e-2 of torch.matmul) depends on it: summed apart,
+541 of 1M outputs rounded to the neighbouring fp16 value."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ...triton.language import core as tl
+from ..promotion import computation_type
 from ..values import Value, unwrap
 from . import op
 from .arith import convert
@@ -45,8 +52,10 @@ def dot(cx: OpContext, input: Any, other: Any, acc: Any = None, input_precision:
     # out_dtype applies to 16/32-bit float operands; integers give int32, fp64 gives fp64.
     out = cx.dtype_arg(out_dtype, "out_dtype") if natural == tl.float32 else natural
     if acc_v is None:
-        r = cx.bind("dot", f"tl::dot({a.expr}, {b.expr})", natural, shape)
-        return convert(r, out) if out != natural else r
+        if out != natural:
+            return convert(cx.bind("dot", f"tl::dot({a.expr}, {b.expr})", natural, shape), out)
+        name = cx.emit.bind_retractable("dot", f"tl::dot({a.expr}, {b.expr})", (a, b))
+        return Value(name, natural, shape)
     c = cx.value(acc_v)
     if c.shape != shape:
         raise cx.error(f"dot: acc has shape {list(c.shape)}, the product {list(shape)}")
@@ -54,3 +63,20 @@ def dot(cx: OpContext, input: Any, other: Any, acc: Any = None, input_precision:
     c_nat = convert(c, natural)
     r = cx.bind("dot", f"tl::dot({a.expr}, {b.expr}, {c_nat.expr})", natural, shape)
     return convert(r, c.dtype) if c.dtype != natural else r
+
+
+def fuse_add(cx: OpContext, product: Value, addend: Any) -> Value | None:
+    """`addend + product` as tl.dot(a, b, addend) when `product` is a dot without an
+    accumulator used nowhere else (the caller knows: it is a call's result, an operand of this
+    `+` only) and the sum keeps the product's dtype and shape; None otherwise."""
+    addend = unwrap(addend)
+    if not isinstance(addend, Value) or addend.shape != product.shape:
+        return None
+    if computation_type(addend.dtype, False, product.dtype, False, False) != product.dtype:
+        return None
+    operands = cx.emit.retract(product.expr)
+    if operands is None:
+        return None
+    a, b = operands
+    d = convert(addend, product.dtype)
+    return cx.bind("dot", f"tl::dot({a.expr}, {b.expr}, {d.expr})", product.dtype, product.shape)
