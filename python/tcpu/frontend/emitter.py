@@ -42,6 +42,9 @@ class Emitter:
         self._retractable[name] = (self.lines, self.lines[-1], payload)
         return name
 
+    def is_retractable(self, name: str) -> bool:
+        return name in self._retractable
+
     def retract(self, name: str) -> Any:
         """Removes the line that bound `name` by `bind_retractable` and returns its payload;
         None where there is no such line (any more)."""

@@ -70,7 +70,9 @@ def fuse_add(cx: OpContext, product: Value, addend: Any) -> Value | None:
     accumulator used nowhere else (the caller knows: it is a call's result, an operand of this
     `+` only) and the sum keeps the product's dtype and shape; None otherwise."""
     addend = unwrap(addend)
-    if not isinstance(addend, Value) or addend.shape != product.shape:
+    if not cx.emit.is_retractable(product.expr):
+        return None  # not a dot without an accumulator
+    if not isinstance(addend, Value) or addend.shape != product.shape or addend.dtype.is_ptr():
         return None
     if computation_type(addend.dtype, False, product.dtype, False, False) != product.dtype:
         return None

@@ -1,0 +1,37 @@
+"""`pytest -p tcpu.pytest_plugin`: a project's Triton tests, unchanged, on the CPU.
+
+Loading the plugin routes `import triton` (and `triton.language`, `triton.testing`, ...) to
+tcpu for the whole session, before any conftest or test module is imported, so tests written
+for real Triton run on machines without a GPU (CI runners). Their device question is answered
+by `triton.runtime.driver.active.get_active_torch_device()`, which is the CPU here.
+
+It is opt-in only: there is no entry point that pytest would load by itself, so installing tcpu
+never takes `import triton` away from GPU users. It adds no command-line options and no
+fixtures (projects define their own `--device` and `device`), only a line in pytest's header.
+Under pytest-xdist each worker loads it too (`-p` reaches the workers), and all of them share
+tcpu's compile cache, which is safe for many processes (tests/python/test_cache_processes.py).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from . import aliases
+
+# A real Triton imported before the plugin (by another plugin): its modules are replaced.
+_replaced_real = "triton" in sys.modules and sys.modules["triton"].__name__ != "tcpu.triton"
+aliases.install()
+
+
+def pytest_report_header(config: Any) -> list[str]:
+    """One line saying that `triton` is tcpu (and where), so a log shows what ran."""
+    import tcpu
+    from tcpu.triton.runtime.driver import driver
+
+    props = driver.active.utils.get_device_properties(0)
+    line = (f"triton: tcpu {tcpu.__version__} on the CPU "
+            f"({props['multiprocessor_count']} worker threads), from {tcpu.__path__[0]}")
+    if _replaced_real:
+        line += " (a real Triton had been imported before the plugin: it was replaced)"
+    return [line]

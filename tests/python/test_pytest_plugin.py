@@ -1,0 +1,49 @@
+"""`pytest -p tcpu.pytest_plugin` (python/tcpu/pytest_plugin.py) on the example project
+examples/pytest_project: its Triton tests pass unchanged on the CPU, under pytest-xdist with
+one fresh compile cache shared by the workers, next to the project's own --device option."""
+
+import importlib.util
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+PROJECT = pathlib.Path(__file__).resolve().parents[2] / "examples" / "pytest_project"
+HAS_XDIST = importlib.util.find_spec("xdist") is not None
+
+
+def run_pytest(tmp_path, *args):
+    env = dict(os.environ, TCPU_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("PYTEST_XDIST_WORKER", None)
+    # From the project's folder, as its developers run it (its conftest's --device is known
+    # to pytest only where the conftest is found before the command line is parsed).
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+                          env=env, capture_output=True, text=True, cwd=PROJECT, timeout=600)
+
+
+@pytest.mark.skipif(not HAS_XDIST, reason="pytest-xdist is not installed")
+def test_project_tests_pass_under_xdist_with_a_shared_cache(tmp_path):
+    result = run_pytest(tmp_path, "-p", "tcpu.pytest_plugin", "-n", "2")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "11 passed" in result.stdout
+    assert any((tmp_path / "cache").rglob("*")), "the workers compiled nothing into the cache"
+
+
+def test_header_names_tcpu_and_the_projects_own_option_works(tmp_path):
+    result = run_pytest(tmp_path, "-p", "tcpu.pytest_plugin", "--device=cpu", "-k", "gelu")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "triton: tcpu " in result.stdout and "on the CPU" in result.stdout
+    assert "6 passed" in result.stdout
+
+
+def test_without_the_plugin_triton_is_not_tcpu(tmp_path):
+    # Opt-in only: nothing routes `import triton` to tcpu unless the plugin is named.
+    # (This process has tcpu's alias installed by conftest: ask a fresh interpreter.)
+    plain = subprocess.run([sys.executable, "-c", "import triton"], capture_output=True)
+    if plain.returncode == 0:
+        pytest.skip("a real Triton is installed here")
+    result = run_pytest(tmp_path, "-k", "gelu")
+    assert result.returncode != 0
+    assert "No module named 'triton'" in result.stdout + result.stderr
