@@ -1,13 +1,15 @@
 # Ahead-of-time kernels, built into a target with the tcpu tool (Triton's compile.py and
 # link.py): the target then runs them through libtcpu_runtime alone, with no LLVM.
 #
-# tcpu_compile_kernel(<target> SOURCE <kernel.cpp|.ll|.bc> KERNEL_NAME <name>
+# tcpu_compile_kernel(<target> SOURCE <kernel.cpp|.ll|.bc|.py> KERNEL_NAME <name>
 #                     SIGNATURE "<sig>" GRID "<gX,gY,gZ>" [OUT_NAME <n>] [ID <id>]
-#                     [TARGET_CPU <cpu>] [NUM_THREADS <t>])
-#   Compiles one specialization of a kernel (`tcpu compile`) to an object and a header
+#                     [TARGET_CPU <cpu>] [NUM_THREADS <t>] [NUM_WARPS <w>] [NUM_STAGES <s>])
+#   Compiles one specialization of a kernel (`tcpu compile`; for a @triton.jit kernel in a .py
+#   file, `python3 -m tcpu.compile` with tcpu's Python package) to an object and a header
 #   (<n>.<hash>_<suffix>.o/.h) that <target> builds in. OUT_NAME (default KERNEL_NAME)
 #   names the launcher; ID (default OUT_NAME) names the specializations for
-#   tcpu_link_kernels: several calls may share one.
+#   tcpu_link_kernels: several calls may share one. NUM_WARPS / NUM_STAGES (Triton's options;
+#   a .py source's default 1 and 3) change only the names, which are then Triton's own.
 #   <target> gets tcpu::runtime (PUBLIC: the headers include tcpu/tcpu.h) and SLEEF.
 #
 # tcpu_link_kernels(<target> NAME <n> KERNELS <id or header>...)
@@ -40,7 +42,8 @@ endfunction()
 
 function(tcpu_compile_kernel target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-                        "SOURCE;KERNEL_NAME;SIGNATURE;GRID;OUT_NAME;ID;TARGET_CPU;NUM_THREADS" "")
+                        "SOURCE;KERNEL_NAME;SIGNATURE;GRID;OUT_NAME;ID;TARGET_CPU;NUM_THREADS;NUM_WARPS;NUM_STAGES"
+                        "")
   set(caller "tcpu_compile_kernel(${target})")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${caller}: unexpected arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -66,15 +69,28 @@ function(tcpu_compile_kernel target)
   _tcpu_aot_directory(directory ${target})
   get_filename_component(source ${ARG_SOURCE} ABSOLUTE)
 
-  set(command ${tool} compile ${source} --kernel-name ${ARG_KERNEL_NAME}
-              --signature ${ARG_SIGNATURE} --grid ${ARG_GRID} --out-name ${out_name}
-              --out-path ${directory}/${out_name})
-  if(ARG_TARGET_CPU)
-    list(APPEND command --target ${ARG_TARGET_CPU})
+  if(source MATCHES "\\.py$")
+    if(NOT TCPU_PYTHON_EXECUTABLE OR NOT EXISTS "${TCPU_PYTHON_DIR}/tcpu/compile.py")
+      message(FATAL_ERROR "${caller}: ${source} is Python: it needs tcpu's Python package "
+                          "(tcpu built with TCPU_BUILD_PYTHON; TCPU_PYTHON_DIR is "
+                          "'${TCPU_PYTHON_DIR}')")
+    endif()
+    set(command ${CMAKE_COMMAND} -E env PYTHONPATH=${TCPU_PYTHON_DIR} TCPU_CLI=${tool}
+                ${TCPU_PYTHON_EXECUTABLE} -m tcpu.compile)
+  else()
+    set(command ${tool} compile)
   endif()
-  if(ARG_NUM_THREADS)
-    list(APPEND command --num-threads ${ARG_NUM_THREADS})
-  endif()
+  list(APPEND command ${source} --kernel-name ${ARG_KERNEL_NAME} --signature ${ARG_SIGNATURE}
+       --grid ${ARG_GRID} --out-name ${out_name} --out-path ${directory}/${out_name})
+  foreach(option TARGET_CPU:--target NUM_THREADS:--num-threads NUM_WARPS:--num-warps
+                 NUM_STAGES:--num-stages)
+    string(REPLACE ":" ";" option "${option}")
+    list(GET option 0 keyword)
+    list(GET option 1 flag)
+    if(ARG_${keyword})
+      list(APPEND command ${flag} ${ARG_${keyword}})
+    endif()
+  endforeach()
   # The same command with --print-outputs writes nothing and prints the header's and the
   # object's paths, one per line.
   execute_process(COMMAND ${command} --print-outputs RESULT_VARIABLE result

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks tcpu as an installed package: installs a build into a temporary prefix, builds
-# examples/aot_vector_add against it (find_package(tcpu), tcpu compile, tcpu link), runs its
-# test, checks that the program does not link LLVM or clang, and builds a C program with
-# pkg-config's flags. Removes everything it made.
+# examples/aot_vector_add (find_package(tcpu), tcpu compile, tcpu link) and
+# examples/aot_python_kernel (the same from Triton-language kernels, python3 -m tcpu.compile)
+# against it, runs their tests, checks that the programs link neither LLVM, clang nor Python,
+# and builds a C program with pkg-config's flags. Removes everything it made.
 #   scripts/check-package.sh <build-dir>
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,24 +24,34 @@ libdir="$(cached CMAKE_INSTALL_LIBDIR)"
 cc="$(cached CMAKE_C_COMPILER)"
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-echo "== package: build and test examples/aot_vector_add against it"
-cmake -S "$here/examples/aot_vector_add" -B "$work/aot_vector_add" "${generator[@]}" \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
-cmake --build "$work/aot_vector_add"
-ctest --test-dir "$work/aot_vector_add" --output-on-failure
-
-program="$work/aot_vector_add/aot_vector_add"
-if [ "$(uname -s)" = Darwin ]; then
-  libraries="$(otool -L "$program")"
-else
-  libraries="$(ldd "$program")"
+# Builds and tests an example project against the package; its program must need
+# libtcpu_runtime, and neither LLVM, clang nor Python.
+check_example() {
+  local name="$1"
+  echo "== package: build and test examples/$name against it"
+  cmake -S "$here/examples/$name" -B "$work/$name" "${generator[@]}" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+  cmake --build "$work/$name"
+  ctest --test-dir "$work/$name" --output-on-failure
+  local program="$work/$name/$name" libraries
+  if [ "$(uname -s)" = Darwin ]; then
+    libraries="$(otool -L "$program")"
+  else
+    libraries="$(ldd "$program")"
+  fi
+  if grep -Ei 'libLLVM|libclang|libpython' <<<"$libraries"; then
+    echo "check-package: $program links LLVM, clang or Python (above); it should need libtcpu_runtime only" >&2
+    exit 1
+  fi
+  grep -q tcpu_runtime <<<"$libraries" || { echo "check-package: $program does not link libtcpu_runtime" >&2; exit 1; }
+  echo "== package: $name links no LLVM and no Python"
+}
+check_example aot_vector_add
+# Triton-language kernels (kernels.py) through python3 -m tcpu.compile, where the package has
+# its Python part.
+if [ -f "$prefix/$libdir/cmake/tcpu/tcpuPython.cmake" ]; then
+  check_example aot_python_kernel
 fi
-if grep -Ei 'libLLVM|libclang' <<<"$libraries"; then
-  echo "check-package: $program links LLVM or clang (above); it should need libtcpu_runtime only" >&2
-  exit 1
-fi
-grep -q tcpu_runtime <<<"$libraries" || { echo "check-package: $program does not link libtcpu_runtime" >&2; exit 1; }
-echo "== package: aot_vector_add links no LLVM"
 
 if command -v pkg-config >/dev/null; then
   printf '%s\n' '#include <tcpu/codegen.h>' '#include <tcpu/tcpu.h>' \

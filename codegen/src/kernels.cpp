@@ -100,13 +100,19 @@ Expected<std::vector<ArgumentPlan>> planArguments(llvm::Function& kernel,
   Expected<Signature> signature = parseSignature(signatureText);
   if (!signature) return signature.status();
   const auto& entries = signature->entries;
-  if (entries.size() != count)
+  // A kernel takes every argument of the signature (constexprs and arguments equal to 1 are
+  // passed as constants), or only the run-time ones: kernels written by the Python front end
+  // have their constexprs compiled in.
+  std::vector<size_t> entryOf;
+  for (size_t e = 0; e < entries.size(); ++e)
+    if (entries.size() == count || entries[e].passedAtLaunch()) entryOf.push_back(e);
+  if (entryOf.size() != count)
     return Status(TCPU_ERROR_INVALID_VALUE,
-                  concat("signature has ", entries.size(), " entries but kernel '",
-                         kernel.getName().str(), "' takes ", count,
-                         " parameters before the six program values"));
+                  concat("signature has ", entries.size(), " entries (", entryOf.size(),
+                         " of them run-time arguments) but kernel '", kernel.getName().str(),
+                         "' takes ", count, " parameters before the six program values"));
   for (unsigned i = 0; i < static_cast<unsigned>(count); ++i) {
-    const SignatureEntry& entry = entries[i];
+    const SignatureEntry& entry = entries[entryOf[i]];
     llvm::Type* ir = kernel.getArg(i)->getType();
     const std::string where = concat("signature column ", entry.column, ": entry ", i, " '",
                                      entry.text, "' (kernel parameter of type ", typeText(ir), ")");

@@ -30,6 +30,12 @@ struct SignatureEntry {
   double floatValue = 0; // Constexpr floats
   std::string text;      // the entry as written, surrounding blanks trimmed (Triton's sig_hash)
   size_t column = 0;     // 1-based column of the entry's first non-blank character
+
+  // Whether a launch passes this argument: not a constexpr, not an integer equal to 1 (both
+  // are compiled into the specialization).
+  bool passedAtLaunch() const {
+    return kind != Kind::Constexpr && !(kind == Kind::Scalar && hint == 1);
+  }
 };
 
 struct Signature {

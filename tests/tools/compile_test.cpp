@@ -63,6 +63,35 @@ TEST(Compile, NamesAndHashFollowTritonsCompilePy) {
   EXPECT_EQ(printed.out, header + "\n" + object + "\n");
 }
 
+TEST(Compile, NumWarpsAndStagesGiveTritonsOwnNames) {
+  // With --num-warps/--num-stages the meta is Triton's "warps<W>xstages<S>" (the other one
+  // taking Triton's default, 1 warp or 3 stages), so the names are compile.py's.
+  TempDir dir;
+  const std::string signature = "*fp32:16, *fp32:16, *fp32:16, i32:16";
+  for (const auto& [options, meta] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--num-warps", "4", "--num-stages", "2"}, "warps4xstages2"},
+           {{"--num-warps", "8"}, "warps8xstages3"},
+           {{"--num-stages", "5"}, "warps1xstages5"}}) {
+    std::vector<std::string> command = {
+        "compile",        kVectorAdd, "--kernel-name", "add_kernel", "--signature",
+        signature,        "--grid",   "1,1,1",         "--out-path", (dir.path() / "add").string(),
+        "--print-outputs"};
+    command.insert(command.end(), options.begin(), options.end());
+    const CliResult printed = runTool(command);
+    ASSERT_EQ(printed.code, kExitSuccess) << printed.err;
+    const std::string hashed = "*fp32:16 *fp32:16 *fp32:16 i32:16 " + meta;
+    const std::string hash =
+        runShell("printf '%s' '" + hashed + "' | sha256sum").second.substr(0, 8);
+    EXPECT_EQ(printed.out.substr(0, printed.out.find('\n')),
+              (dir.path() / ("add." + hash + "_0d1d2d3d.h")).string())
+        << meta;
+  }
+  const CliResult bad = runTool({"compile", kVectorAdd, "--kernel-name", "add_kernel",
+                                 "--signature", signature, "--grid", "1,1,1", "--num-warps", "0"});
+  EXPECT_EQ(bad.code, kExitUsage);
+  EXPECT_NE(bad.err.find("--num-warps"), std::string::npos) << bad.err;
+}
+
 TEST(Compile, ObjectsNeedOnlyTheRuntimeAndMatchTheJitBitForBit) {
   TempDir dir;
   const auto aligned = aotCompile(kVectorAdd, "add_kernel", "*fp32:16, *fp32:16, *fp32:16, i32",

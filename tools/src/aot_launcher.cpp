@@ -1,5 +1,6 @@
 #include "aot_launcher.hpp"
 
+#include <cstdint>
 #include <set>
 #include <sstream>
 
@@ -91,10 +92,17 @@ std::vector<AotArgument> aotArguments(const codegen::Signature& signature,
   std::vector<AotArgument> arguments;
   std::set<std::string> used;
   int runtimeIndex = 0;
+  // A kernel declares either every argument of the signature or only its run-time ones
+  // (constexprs compiled in, as the Python front end's kernels do): name them accordingly.
+  const bool declaresAll = kernel.declaredNames.size() == signature.entries.size();
   for (std::size_t i = 0; i < signature.entries.size(); ++i) {
     AotArgument argument;
     argument.entry = &signature.entries[i];
-    const std::string declared = i < kernel.declaredNames.size() ? kernel.declaredNames[i] : "";
+    const bool runtime = argument.entry->passedAtLaunch();
+    const std::size_t declaredIndex =
+        declaresAll ? i : (runtime ? static_cast<std::size_t>(runtimeIndex) : SIZE_MAX);
+    const std::string declared =
+        declaredIndex < kernel.declaredNames.size() ? kernel.declaredNames[declaredIndex] : "";
     // Names become C identifiers in the launcher; the launcher's own start with tcpu_aot_.
     const bool usable =
         isCIdentifier(declared) && !declared.starts_with("tcpu_aot_") && !used.contains(declared);
@@ -102,7 +110,7 @@ std::vector<AotArgument> aotArguments(const codegen::Signature& signature,
     used.insert(argument.name);
     if (argument.entry->kind == SignatureEntry::Kind::Constexpr)
       argument.role = AotArgument::Role::Constexpr;
-    else if (argument.entry->kind == SignatureEntry::Kind::Scalar && argument.entry->hint == 1)
+    else if (!runtime)
       argument.role = AotArgument::Role::EqualOne;
     else
       argument.runtimeIndex = runtimeIndex++;

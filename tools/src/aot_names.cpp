@@ -47,6 +47,8 @@ std::string cTypeOfValue(tcpuDataType type) {
 }
 
 std::string aotMeta(const AotOptions& options) {
+  if (options.numWarps || options.numStages)
+    return concat("warps", options.numWarps.value_or(1), "xstages", options.numStages.value_or(3));
   return concat("threads", options.numThreads, "xtarget",
                 options.targetCpu.empty() ? "host" : options.targetCpu);
 }

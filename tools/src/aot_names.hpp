@@ -4,6 +4,7 @@
 #ifndef TCPU_TOOLS_AOT_NAMES_HPP
 #define TCPU_TOOLS_AOT_NAMES_HPP
 
+#include <optional>
 #include <string>
 
 #include "signature.hpp"
@@ -13,6 +14,10 @@ namespace tcpu::cli {
 struct AotOptions {
   int numThreads = 0;    // 0: the runtime's setting at launch time
   std::string targetCpu; // empty: the host
+  // Triton's --num-warps/--num-stages: when either is given, the names take Triton's meta
+  // ("warps<W>xstages<S>") and so match compile.py's for the same signature.
+  std::optional<int> numWarps;
+  std::optional<int> numStages;
 };
 
 struct AotNames {
@@ -24,7 +29,8 @@ struct AotNames {
   std::string objectPath; // <out path>.<hash>_<suffix>.o
 };
 
-// The options part of the hash and of algoInfo, as Triton's "warps4xstages3":
+// The options part of the hash and of algoInfo: Triton's "warps<W>xstages<S>" when numWarps or
+// numStages is set (Triton's defaults 1 and 3 for the other), else
 // "threads<T>xtarget<CPU or host>".
 std::string aotMeta(const AotOptions& options);
 

@@ -25,7 +25,8 @@ const CommandSpec kCompileSpec{
     "(divisible by 16), 'i32:1' (equal to 1: specialized away), '*kfp16' (const), or a bare\n"
     "constexpr value. The grid entries are C integer expressions over the integer arguments,\n"
     "e.g. \"(n_elements+1023)/1024,1,1\". Names and the hash follow Triton's compile.py, with\n"
-    "\"threads<T>xtarget<CPU>\" in place of \"warps<W>xstages<S>\".",
+    "\"threads<T>xtarget<CPU>\" in place of \"warps<W>xstages<S>\"; with --num-warps or\n"
+    "--num-stages (which change nothing else on the CPU) they are Triton's own.",
     {{"kernel-name", "NAME", "the kernel (ABI function) to compile", 0, true},
      {"signature", "SIG", "Triton signature, e.g. \"*fp32:16, *fp32:16, *fp32:16, i32\"", 0, true},
      {"grid", "GX,GY,GZ", "grid as three C expressions over the arguments", 0, true},
@@ -33,6 +34,8 @@ const CommandSpec kCompileSpec{
      {"out-path", "PATH", "output path prefix (default: the out name, in the current directory)"},
      {"target", "CPU", "LLVM CPU to compile for, e.g. x86-64-v3 (default: this host's CPU)"},
      {"num-threads", "T", "worker threads per launch; 0 (default): the runtime's setting"},
+     {"num-warps", "W", "Triton's option, for Triton's names only (default 1 when --num-stages)"},
+     {"num-stages", "S", "Triton's option, for Triton's names only (default 3 when --num-warps)"},
      {"print-outputs", "", "print the header and object paths, one per line, and write nothing"}},
     1,
     1};
@@ -122,6 +125,14 @@ int runCompile(std::span<const std::string> arguments, Console console) {
     Expected<long long> value = parseInteger("--num-threads", *threads, 0, 1 << 16);
     if (!value) return reportFailure(console, "compile", value.status(), kExitUsage);
     job.options.numThreads = static_cast<int>(*value);
+  }
+  for (auto [option, field] :
+       {std::pair{"num-warps", &job.options.numWarps}, {"num-stages", &job.options.numStages}}) {
+    if (auto text = parsed.get(option)) {
+      Expected<long long> value = parseInteger(concat("--", option), *text, 1, 1 << 10);
+      if (!value) return reportFailure(console, "compile", value.status(), kExitUsage);
+      *field = static_cast<int>(*value);
+    }
   }
   Expected<codegen::Signature> signature = codegen::parseSignature(job.signatureText);
   if (!signature)
