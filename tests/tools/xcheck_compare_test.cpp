@@ -43,7 +43,7 @@ ComparisonRule rule(std::string_view text) {
   return parsed ? *parsed : ComparisonRule{};
 }
 
-TEST(XcheckRule, ParsesTheThreeForms) {
+TEST(XcheckRule, ParsesTheFourForms) {
   EXPECT_EQ(rule("exact"), (ComparisonRule{ComparisonRule::Kind::Exact, 0}));
   EXPECT_EQ(rule("ulp:0"), (ComparisonRule{ComparisonRule::Kind::Ulp, 0}));
   EXPECT_EQ(rule("ulp:4"), (ComparisonRule{ComparisonRule::Kind::Ulp, 4}));
@@ -52,6 +52,8 @@ TEST(XcheckRule, ParsesTheThreeForms) {
   EXPECT_EQ(rule("relnorm:1e-5"), (ComparisonRule{ComparisonRule::Kind::RelativeNorm, 1e-5}));
   EXPECT_EQ(rule("relnorm:0.25"), (ComparisonRule{ComparisonRule::Kind::RelativeNorm, 0.25}));
   EXPECT_EQ(rule("relnorm:3"), (ComparisonRule{ComparisonRule::Kind::RelativeNorm, 3}));
+  EXPECT_EQ(rule("abs:1e-3"), (ComparisonRule{ComparisonRule::Kind::AbsoluteError, 1e-3}));
+  EXPECT_EQ(rule("abs:2"), (ComparisonRule{ComparisonRule::Kind::AbsoluteError, 2}));
 }
 
 TEST(XcheckRule, RejectsEverythingElseNamingTheTextAndTheForms) {
@@ -78,13 +80,19 @@ TEST(XcheckRule, RejectsEverythingElseNamingTheTextAndTheForms) {
                            "relnorm:1e-5x",
                            "relnorm:abc",
                            "ulps:4",
-                           "rel:1e-5"}) {
+                           "rel:1e-5",
+                           "abs",
+                           "abs:",
+                           "abs:0",
+                           "abs:-1",
+                           "abs:nan",
+                           "abs:1e-3 "}) {
     Expected<ComparisonRule> parsed = parseComparisonRule(text);
     ASSERT_FALSE(parsed) << "'" << text << "' was accepted";
     EXPECT_EQ(parsed.status().code(), TCPU_ERROR_INVALID_VALUE);
     const std::string& message = parsed.status().message();
     EXPECT_TRUE(contains(message, concat("comparison rule '", text, "' is invalid"))) << message;
-    EXPECT_TRUE(contains(message, "exact, ulp:N (N an integer 0..2147483648) or relnorm:X"))
+    EXPECT_TRUE(contains(message, "exact, ulp:N (N an integer 0..2147483648), relnorm:X or abs:X"))
         << message;
   }
   EXPECT_TRUE(contains(parseComparisonRule("ulp:2147483649").status().message(), "above"));
@@ -98,8 +106,10 @@ TEST(XcheckRule, FormatsWhatItParses) {
   EXPECT_EQ(formatComparisonRule({ComparisonRule::Kind::Ulp, 2147483648.0}), "ulp:2147483648");
   EXPECT_EQ(formatComparisonRule({ComparisonRule::Kind::RelativeNorm, 1e-5}), "relnorm:1e-05");
   EXPECT_EQ(formatComparisonRule({ComparisonRule::Kind::RelativeNorm, 0.1}), "relnorm:0.1");
-  for (const char* text : {"exact", "ulp:0", "ulp:4", "ulp:2147483648", "relnorm:1e-5",
-                           "relnorm:0.1", "relnorm:3.0000000000000004", "relnorm:5e-324"}) {
+  EXPECT_EQ(formatComparisonRule({ComparisonRule::Kind::AbsoluteError, 0.5}), "abs:0.5");
+  for (const char* text :
+       {"exact", "ulp:0", "ulp:4", "ulp:2147483648", "relnorm:1e-5", "relnorm:0.1",
+        "relnorm:3.0000000000000004", "relnorm:5e-324", "abs:1e-3", "abs:0.25"}) {
     const ComparisonRule parsed = rule(text);
     EXPECT_EQ(rule(formatComparisonRule(parsed)), parsed) << text;
   }
@@ -456,6 +466,20 @@ TEST(XcheckCompare, Fp32RelativeNorm) {
                            array(TCPU_TYPE_FP64, std::vector<double>{3e-300, 4.5e-300}), "exact")
                        .relativeNorm,
                    0.1);
+}
+
+TEST(XcheckCompare, Fp32AbsoluteError) {
+  const ArrayComparison result = compare(fp32({3, 4, -1}), fp32({3, 4.5f, -1.25f}), "abs:0.5");
+  EXPECT_TRUE(result.passed);
+  EXPECT_EQ(result.maxAbsError, 0.5);
+  const ArrayComparison tight = compare(fp32({3, 4, -1}), fp32({3, 4.5f, -1.25f}), "abs:0.4");
+  EXPECT_FALSE(tight.passed);
+  EXPECT_TRUE(contains(tight.note, "max absolute error 0.5 > 0.4 at [1]: expected 4 (0x40800000), "
+                                   "actual 4.5 (0x40900000)"))
+      << tight.note;
+  // NaN where the other run has none fails whatever the bound.
+  EXPECT_FALSE(
+      compare(fp32({1, 2}), fp32({1, std::numeric_limits<float>::quiet_NaN()}), "abs:100").passed);
 }
 
 TEST(XcheckCompare, Fp16InItsOwnFormat) {

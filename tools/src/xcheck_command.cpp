@@ -29,6 +29,7 @@ const CommandSpec kSpec{
     "  exact        bit-identical (integers, Philox, data movement)\n"
     "  ulp:N        each element within N units in the last place (elementwise math)\n"
     "  relnorm:X    ||actual - expected||2 / ||expected||2 <= X (reductions, dot products)\n"
+    "  abs:X        each |actual - expected| <= X (outputs with a known absolute bound)\n"
     "Prints per output: elements, max abs and relative error, max ULP distance, the relative\n"
     "norm of the difference, elements that differ, the rule and the verdict.\n"
     "Exit status: 0 all pass, 1 a case failed to run, or an output breaks its rule or a case\n"

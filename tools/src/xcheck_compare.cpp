@@ -322,6 +322,14 @@ Expected<ArrayComparison> compareArrays(const NpyArray& expected, const NpyArray
                                  formatComparisonRule(rule).substr(8),
                                  worstAbs ? "; the largest error " + at(*worstAbs) : std::string());
     break;
+  case ComparisonRule::Kind::AbsoluteError:
+    result.passed = !firstNonFinite && result.maxAbsError <= rule.bound;
+    if (!result.passed)
+      result.note = firstNonFinite
+                        ? nonFiniteNote
+                        : concat("max absolute error ", shortest(result.maxAbsError), " > ",
+                                 formatComparisonRule(rule).substr(4), " ", at(*worstAbs));
+    break;
   }
   return result;
 }

@@ -9,8 +9,8 @@ namespace tcpu::cli {
 namespace {
 
 constexpr std::string_view kAcceptedForms =
-    "exact, ulp:N (N an integer 0..2147483648) or relnorm:X (X a finite number > 0, such as "
-    "relnorm:1e-5)";
+    "exact, ulp:N (N an integer 0..2147483648), relnorm:X or abs:X (X a finite number > 0, such "
+    "as relnorm:1e-5 or abs:1e-3)";
 
 Status invalidRule(std::string_view text, std::string_view why) {
   return Status(TCPU_ERROR_INVALID_VALUE, concat("comparison rule '", text, "' is invalid: ", why,
@@ -33,9 +33,12 @@ Expected<ComparisonRule> parseComparisonRule(std::string_view text) {
     }
     return ComparisonRule{ComparisonRule::Kind::Ulp, static_cast<double>(value)};
   }
-  if (text.starts_with("relnorm:")) {
-    const std::string_view number = text.substr(8);
-    if (number.empty()) return invalidRule(text, "relnorm: needs a bound");
+  for (const auto& [prefix, kind] :
+       {std::pair{std::string_view("relnorm:"), ComparisonRule::Kind::RelativeNorm},
+        std::pair{std::string_view("abs:"), ComparisonRule::Kind::AbsoluteError}}) {
+    if (!text.starts_with(prefix)) continue;
+    const std::string_view number = text.substr(prefix.size());
+    if (number.empty()) return invalidRule(text, concat(prefix, " needs a bound"));
     double value = 0;
     const char* end = number.data() + number.size();
     auto [stop, error] = std::from_chars(number.data(), end, value);
@@ -44,7 +47,7 @@ Expected<ComparisonRule> parseComparisonRule(std::string_view text) {
     if (error != std::errc() || stop != end) return invalidRule(text, "the bound is not a number");
     if (!std::isfinite(value) || !(value > 0))
       return invalidRule(text, "the bound must be finite and greater than 0");
-    return ComparisonRule{ComparisonRule::Kind::RelativeNorm, value};
+    return ComparisonRule{kind, value};
   }
   return invalidRule(text, "unknown rule");
 }
@@ -55,11 +58,13 @@ std::string formatComparisonRule(const ComparisonRule& rule) {
     return "exact";
   case ComparisonRule::Kind::Ulp:
     return concat("ulp:", static_cast<uint64_t>(rule.bound));
-  case ComparisonRule::Kind::RelativeNorm: {
+  case ComparisonRule::Kind::RelativeNorm:
+  case ComparisonRule::Kind::AbsoluteError: {
+    const char* prefix = rule.kind == ComparisonRule::Kind::RelativeNorm ? "relnorm:" : "abs:";
     std::array<char, 64> buffer{};
     auto [stop, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), rule.bound);
-    if (error != std::errc()) return concat("relnorm:", rule.bound);
-    return concat("relnorm:", std::string_view(buffer.data(), stop));
+    if (error != std::errc()) return concat(prefix, rule.bound);
+    return concat(prefix, std::string_view(buffer.data(), stop));
   }
   }
   return "exact";

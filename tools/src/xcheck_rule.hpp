@@ -5,6 +5,8 @@
 //                integers at most N apart (N an integer 0..2^31)
 //   relnorm:X    ||actual - expected||2 / ||expected||2 <= X (X a finite number > 0), and
 //                NaNs and infinities where the other run has them
+//   abs:X        every |actual - expected| <= X (X a finite number > 0), and NaNs and
+//                infinities where the other run has them
 //
 // A rule is written in the manifest (xcheck_manifest.hpp) after each output's name.
 #ifndef TCPU_TOOLS_XCHECK_RULE_HPP
@@ -18,9 +20,10 @@
 namespace tcpu::cli {
 
 struct ComparisonRule {
-  enum class Kind { Exact, Ulp, RelativeNorm };
+  enum class Kind { Exact, Ulp, RelativeNorm, AbsoluteError };
   Kind kind = Kind::Exact;
-  double bound = 0; // Ulp: the most ULP (a whole number); RelativeNorm: the most relative norm
+  double bound = 0; // Ulp: the most ULP (a whole number); RelativeNorm: the most relative
+                    // norm; AbsoluteError: the largest absolute difference
 
   bool operator==(const ComparisonRule&) const = default;
 };
@@ -28,12 +31,12 @@ struct ComparisonRule {
 // The largest N of ulp:N.
 inline constexpr double kMaxUlpBound = 2147483648.0; // 2^31
 
-// "exact", "ulp:4", "relnorm:1e-5". TCPU_ERROR_INVALID_VALUE naming the text and the accepted
-// forms.
+// "exact", "ulp:4", "relnorm:1e-5", "abs:1e-3". TCPU_ERROR_INVALID_VALUE naming the text and the
+// accepted forms.
 Expected<ComparisonRule> parseComparisonRule(std::string_view text);
 
-// The rule as parseComparisonRule reads it back ("relnorm:1e-05": the shortest text that
-// round-trips).
+// The rule as parseComparisonRule reads it back ("relnorm:1e-05", "abs:0.5": the shortest
+// text that round-trips).
 std::string formatComparisonRule(const ComparisonRule& rule);
 
 } // namespace tcpu::cli
