@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .compiler import CompiledKernel, compile_specialization
+from .foreign import to_tcpu
 from .specialize import ArgumentError, arg_key, int_kind, pointer_of
 
 # A classifier: (value, name, specialize, specialize_alignment) -> (key part, launch value).
@@ -164,6 +165,8 @@ def launch(jit: Any, values: list[Any], grid: Any, options: dict[str, Any], warm
         if name in constexpr_names:
             if type(v).__name__ == "constexpr":
                 v = v.value
+            if type(v).__module__.startswith("triton"):  # a real Triton's dtype, say
+                v = to_tcpu(v)
             kinds.append(("c", v))
             launch_values.append(None)
             continue

@@ -21,6 +21,7 @@ from ..triton.language import core as tlc
 from . import cpp
 from .emitter import Emitter
 from .errors import CompilationError, UnsupportedError
+from .foreign import to_tcpu
 from .ops import OPS, load_all
 from .ops.arith import COMPARISONS, binary, convert, fold_any, unary
 from .ops.context import OpContext
@@ -653,6 +654,7 @@ class Lowerer:
 
     def _global(self, name: str, value: Any, node: ast.AST) -> Any:
         import types
+        value = to_tcpu(value)  # a kernel of a real Triton's module: its objects as tcpu's
         if isinstance(value, tlc.constexpr):
             return value.value
         if isinstance(value, (types.ModuleType, tlc.dtype, self.jit_type)) or value is None:
@@ -838,7 +840,7 @@ class Lowerer:
                 return getattr(base, attr)
             raise self.error(node, f"a tensor descriptor has no attribute '{attr}' on the CPU")
         try:
-            return getattr(base, attr)
+            return to_tcpu(getattr(base, attr))
         except AttributeError:
             raise self.error(node, f"{self.describe(base)} has no attribute '{attr}'") from None
 

@@ -31,7 +31,10 @@ _GPU_OPTIONS = {
 def _is_constexpr_annotation(annotation: Any) -> bool:
     if annotation is tlc.constexpr:
         return True
-    return isinstance(annotation, str) and annotation.split(".")[-1] == "constexpr"
+    if isinstance(annotation, str):
+        return annotation.split(".")[-1] == "constexpr"
+    from ...frontend.foreign import is_constexpr_annotation  # a real Triton's tl.constexpr
+    return is_constexpr_annotation(annotation)
 
 
 class JITFunction(KernelInterface):
