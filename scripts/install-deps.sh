@@ -12,10 +12,11 @@ debian_packages=(
   zlib1g-dev libzstd-dev
   python3-numpy python3-torch python3-pytest python3-pytest-xdist python3-dev pybind11-dev
   python3-tabulate  # Triton's tutorial 04 prints its tables with it
+  libtorch-dev python3-pip  # examples/torch_op: find_package(Torch); its setuptools build (pip wheel)
 )
 # The Python package (python/) builds against Homebrew's python@3.11, with its numpy and pytorch.
 # Homebrew has no pytest formula: tests/python needs `python3.11 -m pip install pytest
-# pytest-xdist` on macOS.
+# pytest-xdist` on macOS. Homebrew's pytorch includes Torch's CMake package (examples/torch_op).
 brew_packages=(cmake ninja pkg-config llvm@19 libomp sleef googletest google-benchmark onednn
                python@3.11 pybind11 numpy pytorch)
 
