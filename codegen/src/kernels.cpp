@@ -114,8 +114,9 @@ Expected<std::vector<ArgumentPlan>> planArguments(llvm::Function& kernel,
   for (unsigned i = 0; i < static_cast<unsigned>(count); ++i) {
     const SignatureEntry& entry = entries[entryOf[i]];
     llvm::Type* ir = kernel.getArg(i)->getType();
-    const std::string where = concat("signature column ", entry.column, ": entry ", i, " '",
-                                     entry.text, "' (kernel parameter of type ", typeText(ir), ")");
+    const std::string where =
+        concat("signature column ", entry.column, ": entry ", entryOf[i], " '", entry.text,
+               "' (kernel parameter of type ", typeText(ir), ")");
     ArgumentPlan& plan = plans[i];
     plan.hint = entry.hint;
     plan.declaredType = entry.type;

@@ -57,7 +57,19 @@ TEST_F(CodegenErrors, SignatureThatDoesNotMatchTheFunction) {
   EXPECT_TCPU_ERROR(
       loadFile("vector_add.ll", JitOptions().set(TCPU_JIT_SIGNATURE, "*fp32, *fp32, i32")),
       TCPU_ERROR_INVALID_VALUE,
-      "signature has 3 entries but kernel 'add_kernel' takes 4 parameters");
+      "signature has 3 entries (3 of them run-time arguments) but kernel 'add_kernel' takes 4 "
+      "parameters");
+  // A kernel may take only the run-time arguments (the Python front end compiles constexprs
+  // in): 5 entries, 4 of them passed at launch, fit its 4 parameters; 6 with 5 do not.
+  EXPECT_EQ(loadFile("vector_add.ll",
+                     JitOptions().set(TCPU_JIT_SIGNATURE, "*fp32, *fp32, *fp32, i32, 1024")),
+            TCPU_SUCCESS)
+      << tcpuGetLastErrorDetail();
+  EXPECT_TCPU_ERROR(
+      loadFile("vector_add.ll", JitOptions().set(TCPU_JIT_SIGNATURE, "*fp32, *fp32, *fp32, i32, "
+                                                                     "i32, 1024")),
+      TCPU_ERROR_INVALID_VALUE,
+      "signature has 6 entries (5 of them run-time arguments) but kernel 'add_kernel' takes 4");
   EXPECT_TCPU_ERROR(
       loadFile("vector_add.ll", JitOptions().set(TCPU_JIT_SIGNATURE, "*fp32, *fp32, *fp32, fp32")),
       TCPU_ERROR_INVALID_VALUE,
