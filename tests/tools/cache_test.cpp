@@ -43,13 +43,14 @@ std::string entryBytes(const std::vector<std::string>& names) {
 
 class CacheCommand : public ::testing::Test {
 protected:
-  // A cache with two good entries, a damaged one, a stale and a live temporary, and files that
-  // are not tcpu's (which no command may touch).
+  // A cache with two good entries, a damaged one, a precompiled header, a stale and a live
+  // temporary, and files that are not tcpu's (which no command may touch).
   void SetUp() override {
     const std::filesystem::path& d = dir_.path();
     writeText(d / (key('1') + ".tcpuobj"), entryBytes({"add_kernel"}));
     writeText(d / (key('2') + ".tcpuobj"), entryBytes({"softmax_16", "softmax_32"}));
     writeText(d / (key('3') + ".tcpuobj"), entryBytes({"cut"}).substr(0, 20));
+    writeText(d / (key('7') + ".tcpupch"), "a precompiled header");
     writeText(d / (key('4') + ".tmp.1.0.99"), "half a write");
     std::filesystem::last_write_time(d / (key('4') + ".tmp.1.0.99"),
                                      std::filesystem::file_time_type::clock::now() -
@@ -72,7 +73,12 @@ TEST_F(CacheCommand, ListShowsKernelsSizesAndFlagsDamagedEntries) {
   ASSERT_EQ(result.code, kExitSuccess) << result.err;
   const std::string& out = result.out;
   const std::uintmax_t size1 = std::filesystem::file_size(dir_.path() / (key('1') + ".tcpuobj"));
-  EXPECT_TRUE(contains(out, concat("cache ", dir_.path().string(), ": 3 entries, "))) << out;
+  EXPECT_TRUE(
+      contains(out, concat("cache ", dir_.path().string(), ": 3 entries, 1 precompiled header, ")))
+      << out;
+  EXPECT_TRUE(contains(out, concat(key('7'), ".tcpupch  20 B")) &&
+              contains(out, "precompiled tl header (clang's; rebuilt when missing)\n"))
+      << out;
   EXPECT_TRUE(contains(out, concat("  ", key('1'), ".tcpuobj  ", size1, " B"))) << out;
   EXPECT_TRUE(contains(out, "  add_kernel\n")) << out;
   EXPECT_TRUE(contains(out, "  softmax_16, softmax_32\n")) << out;
@@ -97,7 +103,8 @@ TEST_F(CacheCommand, ClearRemovesOnlyTcpuFilesAndSaysHowManyAndHowMuch) {
   const test::CliResult result = runTool({"cache", "clear"});
   ASSERT_EQ(result.code, kExitSuccess) << result.err;
   EXPECT_TRUE(contains(result.out, concat("cache ", dir_.path().string(),
-                                          ": removed 3 entries and 1 stale temporary (")))
+                                          ": removed 3 entries, 1 precompiled header and 1 "
+                                          "stale temporary (")))
       << result.out;
   EXPECT_TRUE(contains(result.out, "; kept 1 being written\n")) << result.out;
   std::vector<std::string> left;

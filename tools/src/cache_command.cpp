@@ -40,6 +40,8 @@ std::string describeContents(const CacheFile& file) {
   if (file.kind == CacheFile::Kind::Temporary)
     return isStaleTemporary(file) ? "temporary, stale (clear removes it)"
                                   : concat("temporary, being written by process ", file.writerPid);
+  if (file.kind == CacheFile::Kind::PrecompiledHeader)
+    return "precompiled tl header (clang's; rebuilt when missing)";
   std::ifstream in(file.path, std::ios::binary);
   if (!in) return "DAMAGED (cannot be read)";
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -54,17 +56,20 @@ std::string describeContents(const CacheFile& file) {
 int list(const std::filesystem::path& directory, Console console) {
   Expected<std::vector<CacheFile>> files = listCacheFiles(directory);
   if (!files) return reportFailure(console, "cache", files.status(), kExitInputOutput);
-  std::size_t entries = 0;
+  std::size_t entries = 0, headers = 0;
   uint64_t bytes = 0;
   for (const CacheFile& file : *files)
-    if (file.kind == CacheFile::Kind::Entry) {
-      ++entries;
+    if (file.kind != CacheFile::Kind::Temporary) {
+      ++(file.kind == CacheFile::Kind::Entry ? entries : headers);
       bytes += file.size;
     }
   std::error_code error;
   console.out << "cache " << directory.string() << ": "
               << (std::filesystem::exists(directory, error) ? "" : "does not exist, ") << entries
-              << (entries == 1 ? " entry, " : " entries, ") << formatSize(bytes) << "\n";
+              << (entries == 1 ? " entry, " : " entries, ");
+  if (headers > 0)
+    console.out << headers << (headers == 1 ? " precompiled header, " : " precompiled headers, ");
+  console.out << formatSize(bytes) << "\n";
   for (const CacheFile& file : *files) {
     std::string size = formatSize(file.size);
     size.resize(std::max<std::size_t>(size.size(), 9), ' ');
@@ -82,11 +87,11 @@ int clear(const std::filesystem::path& directory, Console console) {
   }
   Expected<std::vector<CacheFile>> files = listCacheFiles(directory);
   if (!files) return reportFailure(console, "cache", files.status(), kExitInputOutput);
-  std::size_t entries = 0, temporaries = 0, kept = 0;
+  std::size_t entries = 0, headers = 0, temporaries = 0, kept = 0;
   uint64_t bytes = 0;
   for (const CacheFile& file : *files) {
-    const bool entry = file.kind == CacheFile::Kind::Entry;
-    if (!entry && !isStaleTemporary(file)) {
+    const bool temporary = file.kind == CacheFile::Kind::Temporary;
+    if (temporary && !isStaleTemporary(file)) {
       ++kept; // a write in progress: removing it would fail that writer's rename
       continue;
     }
@@ -94,16 +99,21 @@ int clear(const std::filesystem::path& directory, Console console) {
       return reportFailure(console, "cache",
                            concat("cannot remove '", file.path.string(), "': ", error.message()),
                            kExitInputOutput);
-    ++(entry ? entries : temporaries);
+    ++(temporary ? temporaries : file.kind == CacheFile::Kind::Entry ? entries : headers);
     bytes += file.size;
   }
-  if (entries + temporaries == 0)
+  if (entries + headers + temporaries == 0) {
     console.out << "cache " << directory.string() << ": nothing to clear";
-  else
+  } else {
     console.out << "cache " << directory.string() << ": removed " << entries
-                << (entries == 1 ? " entry" : " entries") << " and " << temporaries
+                << (entries == 1 ? " entry" : " entries");
+    if (headers > 0)
+      console.out << ", " << headers
+                  << (headers == 1 ? " precompiled header" : " precompiled headers");
+    console.out << " and " << temporaries
                 << (temporaries == 1 ? " stale temporary" : " stale temporaries") << " ("
                 << formatSize(bytes) << ")";
+  }
   if (kept > 0) console.out << "; kept " << kept << " being written";
   console.out << "\n";
   return kExitSuccess;

@@ -57,6 +57,8 @@ Expected<std::vector<CacheFile>> listCacheFiles(const std::filesystem::path& dir
     file.path = entry->path();
     if (name.ends_with(".tcpuobj")) {
       file.kind = CacheFile::Kind::Entry;
+    } else if (name.ends_with(".tcpupch")) {
+      file.kind = CacheFile::Kind::PrecompiledHeader;
     } else if (std::optional<long long> writer = temporaryWriter(name)) {
       file.kind = CacheFile::Kind::Temporary;
       file.writerPid = *writer;

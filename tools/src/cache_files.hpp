@@ -17,7 +17,9 @@
 namespace tcpu::cli {
 
 struct CacheFile {
-  enum class Kind { Entry, Temporary };
+  // Entry: a compiled module (.tcpuobj); PrecompiledHeader: tl.h precompiled for clang
+  // (.tcpupch, rebuilt when missing); Temporary: a write in progress or abandoned.
+  enum class Kind { Entry, PrecompiledHeader, Temporary };
   Kind kind = Kind::Entry;
   std::filesystem::path path;
   uint64_t size = 0;
