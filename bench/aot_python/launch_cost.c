@@ -3,6 +3,7 @@
  * a launch of the same work through the runtime's generic path in the same process: the
  * specialization loaded as a module (tcpuModuleLoad) and launched with tcpuLaunchKernel's
  * argument array. Prints both medians of R x 1000 launches, and their ratio. */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

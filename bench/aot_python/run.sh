@@ -21,6 +21,6 @@ cc -O2 -std=c11 -I"$work/prefix/include" -I"$kernels" "$here/bench/aot_python/la
   -L"$work/prefix/lib" -Wl,-rpath,"$work/prefix/lib" -ltcpu_runtime -lsleef -o "$work/launch_cost"
 for i in 1 2 3; do
   "$work/launch_cost" 21
-  "$build/bench/tcpu_bench" --benchmark_filter='^launch/empty/1$' --benchmark_repetitions=5 \
+  "$build/bench/tcpu_bench" --benchmark_filter='^launch/empty/1/' --benchmark_repetitions=5 \
     --benchmark_report_aggregates_only=true 2>/dev/null | grep median
 done
