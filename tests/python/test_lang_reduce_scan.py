@@ -343,6 +343,30 @@ def test_cumsum_int8_promotes(device):
 
 
 @triton.jit
+def _scan_dtype_kernel(X, Z, N: tl.constexpr, SUM_T: tl.constexpr, PROD_T: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    s = tl.cumsum(x, axis=0)
+    p = tl.cumprod(x, axis=0)
+    tl.static_assert(s.dtype == SUM_T, "cumsum's dtype")
+    tl.static_assert(p.dtype == PROD_T, "cumprod's dtype")
+    tl.store(Z + offs, s.to(tl.float32) + p.to(tl.float32))
+
+
+# Measured with Triton 3.6 on an H100: cumsum widens narrow integers as sum does and bf16 to
+# fp32; cumprod keeps integers and fp16, and widens bf16 to fp32.
+@pytest.mark.parametrize("dtype, sum_t, prod_t", [
+    ("float16", "float16", "float16"), ("bfloat16", "float32", "float32"),
+    ("int8", "int32", "int8"), ("int16", "int32", "int16"), ("uint8", "uint32", "uint8"),
+    ("float32", "float32", "float32"), ("int32", "int32", "int32")])
+def test_scan_result_dtypes(dtype, sum_t, prod_t, device):
+    x = torch.ones(16, dtype=TORCH[dtype], device=device)
+    z = torch.empty(16, dtype=torch.float32, device=device)
+    _scan_dtype_kernel[(1,)](x, z, N=16, SUM_T=getattr(tl, sum_t), PROD_T=getattr(tl, prod_t))
+    np.testing.assert_array_equal(host(z), np.arange(1, 17, dtype=np.float32) + 1)
+
+
+@triton.jit
 def _affine_combine(a1, b1, a2, b2):
     # composition of h -> a1*h + b1 followed by h -> a2*h + b2 (not commutative)
     return a1 * a2, b1 * a2 + b2

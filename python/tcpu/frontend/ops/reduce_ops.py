@@ -18,6 +18,12 @@ SUM_WIDENS = {"int8": tl.int32, "int16": tl.int32, "int1": tl.uint32, "uint8": t
               "uint16": tl.uint32}
 
 
+# cumsum's and cumprod's result dtypes (measured with Triton 3.6 on an H100,
+# tests/python/test_lang_reduce_scan.py::test_scan_result_dtypes): cumsum widens as sum does,
+# and bf16 to fp32; cumprod keeps integers as they are and widens bf16 to fp32 (fp16 stays).
+SCAN_WIDENS = {"cumsum": {**SUM_WIDENS, "bf16": tl.float32}, "cumprod": {"bf16": tl.float32}}
+
+
 # max and min first widen (Triton's _promote_reduction_input): integers narrower than 32
 # bits to int32 (unsigned ones too), fp16 and bf16 to fp32 (measured on an H100).
 MINMAX_WIDENS = {"int1": tl.int32, "int8": tl.int32, "int16": tl.int32, "uint8": tl.int32,
@@ -166,7 +172,7 @@ def _cumulative(name: str):
              dtype: Any = None) -> Value:
         v = _block(cx, input, f"tl.{name}")
         d = cx.const(dtype, "dtype")
-        out = d or SUM_WIDENS.get(v.dtype.name, v.dtype)
+        out = d or SCAN_WIDENS[name].get(v.dtype.name, v.dtype)
         v = convert(v, out)
         a = _scan_axis(cx, v, axis)
         rev = "true" if cx.const(reverse, "reverse") else "false"
