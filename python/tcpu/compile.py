@@ -144,17 +144,21 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     out_name = args.out_name or args.kernel_name
-    tool_args = ["--kernel-name", args.kernel_name, "--signature", args.signature, "--grid",
-                 args.grid, "--out-name", out_name, "--out-path", str(args.out_path or out_name),
-                 "--num-warps", str(args.num_warps), "--num-stages", str(args.num_stages)]
-    if args.target:
-        tool_args += ["--target", args.target]
-    if args.num_threads is not None:
-        tool_args += ["--num-threads", str(args.num_threads)]
     tool = tcpu_tool()
+
+    def tcpu_compile(source: pathlib.Path, kernel_name: str, *extra: str) -> int:
+        command = [str(tool), "compile", str(source), "--kernel-name", kernel_name,
+                   "--signature", args.signature, "--grid", args.grid, "--out-name", out_name,
+                   "--out-path", str(args.out_path or out_name), "--num-warps",
+                   str(args.num_warps), "--num-stages", str(args.num_stages)]
+        if args.target:
+            command += ["--target", args.target]
+        if args.num_threads is not None:
+            command += ["--num-threads", str(args.num_threads)]
+        return subprocess.run(command + list(extra)).returncode
+
     if args.print_outputs:  # names only: the kernel is not read
-        return subprocess.run([str(tool), "compile", str(args.path), *tool_args,
-                               "--print-outputs"]).returncode
+        return tcpu_compile(args.path, args.kernel_name, "--print-outputs")
     from .frontend.compiler import generate
     from .frontend.errors import CompilationError
 
@@ -176,8 +180,7 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="tcpu-compile-") as folder:
         source = pathlib.Path(folder) / f"{args.path.stem}.{args.kernel_name}.cpp"
         source.write_text(text)
-        tool_args[1] = abi_name
-        return subprocess.run([str(tool), "compile", str(source), *tool_args]).returncode
+        return tcpu_compile(source, abi_name)
 
 
 if __name__ == "__main__":

@@ -115,7 +115,7 @@ class _Case:
     kernel: Any  # the JITFunction as given
     grid: Any
     names: list[str]  # the kernel's argument names
-    values: list[Any]  # the arguments as given, in order (arrays replaced by host copies below)
+    values: list[Any]  # the arguments as given, in order (launches copy the arrays)
     meta: dict[str, Any]
     arrays: dict[str, np.ndarray]  # host copies of every array argument, before the launch
     bf16: set[str]

@@ -2,7 +2,7 @@
 time by tcpu, built the three ways users build custom ops, each against tcpu installed into a
 temporary prefix, then checked by the example's check_ops.py in a fresh process (a
 TORCH_LIBRARY namespace registers once per process). CMake runs in every CI run; setuptools and
-torch.utils.cpp_extension.load take ~45 s and ~25 s more and run when asked
+torch.utils.cpp_extension.load took 44 s and 21 s more here and run when asked
 (TCPU_SLOW_TESTS=1)."""
 
 from __future__ import annotations

@@ -92,10 +92,10 @@ def cases():
         # One fp32 addition per element: the same on both.
         ("add", add_kernel, (triton.cdiv(n, 1024),),
          [x, y, np.zeros(n, np.float32), n], {"BLOCK": 1024}, {"out_ptr": "exact"}),
-        # exp: Triton computes exp(x) as ex2.approx(x * log2(e)); the product is rounded to
-        # fp32 first, so for x - max near -24 the result carries a relative error of about
-        # 24 * 2^-24 * ln 2, ~16 ULP (measured: 19 ULP at [6, 270], 2.5e-11), while SLEEF's
-        # expf is within 1 ULP; the sums' orders differ too. Relative norm 1.1e-7 measured.
+        # exp: Triton computes exp(x) as ex2.approx(x * log2(e)) with the product rounded to
+        # fp32 first, which costs the smallest outputs (x - max near -24) many ULP (measured:
+        # 19 ULP at [6, 270], 2.5e-11), while SLEEF's expf is within 1 ULP; the sums' orders
+        # differ too. Relative norm 1.1e-7 measured.
         ("softmax", softmax_kernel, (33,),
          [sx, np.zeros_like(sx), 300], {"BLOCK": 512}, {"out_ptr": "relnorm:1e-6"}),
         # fp16 inputs, fp32 accumulation (tensor cores sum in another order), rounded to fp16:

@@ -235,6 +235,12 @@ std::string formatError(double value) {
   return buffer.data();
 }
 
+// A rule's bound as written after its name ("4" of ulp:4, "1e-05" of relnorm:1e-05).
+std::string boundText(const ComparisonRule& rule) {
+  const std::string text = formatComparisonRule(rule);
+  return text.substr(text.find(':') + 1);
+}
+
 std::string formatUlp(uint64_t ulp) {
   return ulp == kInfiniteUlp ? "inf" : concat(ulp);
 }
@@ -308,27 +314,25 @@ Expected<ArrayComparison> compareArrays(const NpyArray& expected, const NpyArray
   case ComparisonRule::Kind::Ulp:
     result.passed = static_cast<double>(result.maxUlp) <= rule.bound;
     if (!result.passed)
-      result.note = firstNonFinite
-                        ? nonFiniteNote
-                        : concat(isFloat ? "max ULP " : "max difference ", result.maxUlp, " > ",
-                                 formatComparisonRule(rule).substr(4), " ", at(*worstUlp));
+      result.note = firstNonFinite ? nonFiniteNote
+                                   : concat(isFloat ? "max ULP " : "max difference ", result.maxUlp,
+                                            " > ", boundText(rule), " ", at(*worstUlp));
     break;
   case ComparisonRule::Kind::RelativeNorm:
     result.passed = !firstNonFinite && result.relativeNorm <= rule.bound;
     if (!result.passed)
-      result.note = firstNonFinite
-                        ? nonFiniteNote
-                        : concat("relative norm ", shortest(result.relativeNorm), " > ",
-                                 formatComparisonRule(rule).substr(8),
-                                 worstAbs ? "; the largest error " + at(*worstAbs) : std::string());
+      result.note =
+          firstNonFinite
+              ? nonFiniteNote
+              : concat("relative norm ", shortest(result.relativeNorm), " > ", boundText(rule),
+                       worstAbs ? "; the largest error " + at(*worstAbs) : std::string());
     break;
   case ComparisonRule::Kind::AbsoluteError:
     result.passed = !firstNonFinite && result.maxAbsError <= rule.bound;
     if (!result.passed)
-      result.note = firstNonFinite
-                        ? nonFiniteNote
-                        : concat("max absolute error ", shortest(result.maxAbsError), " > ",
-                                 formatComparisonRule(rule).substr(4), " ", at(*worstAbs));
+      result.note = firstNonFinite ? nonFiniteNote
+                                   : concat("max absolute error ", shortest(result.maxAbsError),
+                                            " > ", boundText(rule), " ", at(*worstAbs));
     break;
   }
   return result;

@@ -14,9 +14,6 @@ import importlib
 import types
 from typing import Any
 
-_converted: dict[int, tuple[Any, Any]] = {}  # id(real JITFunction) -> (it, tcpu's)
-
-
 def is_real_triton(obj: Any) -> bool:
     """Whether `obj` (or its type) comes from a real Triton package, not tcpu's."""
     module = obj.__name__ if isinstance(obj, types.ModuleType) else (
@@ -41,9 +38,9 @@ def tcpu_jit(kernel: Any) -> Any:
     """tcpu's JITFunction for a real Triton one (the same for each call), or `kernel` itself."""
     if not (type(kernel).__name__ == "JITFunction" and is_real_triton(kernel)):
         return kernel
-    known = _converted.get(id(kernel))
-    if known is not None and known[0] is kernel:
-        return known[1]
+    known = getattr(kernel, "_tcpu_jit", None)  # converted once, kept on the real kernel
+    if known is not None:
+        return known
     from ..triton.runtime.jit import JITFunction
 
     converted = JITFunction(kernel.fn,
@@ -52,7 +49,8 @@ def tcpu_jit(kernel: Any) -> Any:
                                 kernel, "do_not_specialize_on_alignment", None),
                             debug=getattr(kernel, "debug", None),
                             noinline=getattr(kernel, "noinline", None))
-    _converted[id(kernel)] = (kernel, converted)  # keeps `kernel` alive: ids stay unique
+    converted._foreign = True
+    kernel._tcpu_jit = converted
     return converted
 
 

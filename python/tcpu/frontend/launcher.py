@@ -158,6 +158,7 @@ def launch(jit: Any, values: list[Any], grid: Any, options: dict[str, Any], warm
     names = jit.arg_names
     constexpr_names = jit.constexpr_names
     no_spec, no_align = jit._no_spec, jit._no_align
+    foreign = jit._foreign  # decorated by a real Triton: its constexprs may be real dtypes
     kinds = []
     launch_values = []
     for i, v in enumerate(values):
@@ -165,7 +166,7 @@ def launch(jit: Any, values: list[Any], grid: Any, options: dict[str, Any], warm
         if name in constexpr_names:
             if type(v).__name__ == "constexpr":
                 v = v.value
-            if type(v).__module__.startswith("triton"):  # a real Triton's dtype, say
+            if foreign:
                 v = to_tcpu(v)
             kinds.append(("c", v))
             launch_values.append(None)

@@ -61,6 +61,7 @@ class JITFunction(KernelInterface):
         self.noinline = noinline
         self._no_spec = self._indices(do_not_specialize)
         self._no_align = self._indices(do_not_specialize_on_alignment)
+        self._foreign = False  # set by frontend.foreign.tcpu_jit for a real Triton's kernel
         self._source: Any = None
         self._kernels: dict[Any, Any] = {}
         self._asserts: bool | None = None  # does any compiled body assert? (None: unknown)
