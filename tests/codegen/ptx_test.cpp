@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "libdevice.hpp"
-#include "ptx_compiler.hpp"
+#include "ptx/libdevice.hpp"
+#include "ptx/ptx_compiler.hpp"
 
 namespace tcpu::test {
 namespace {

@@ -1,6 +1,6 @@
 // Triton AOT signature parsing: every valid form, every rejection with its exact column, and a
 // mutation sweep showing that no input makes the parser crash or answer outside its contract.
-#include "signature.hpp"
+#include "ir/signature.hpp"
 
 #include <gtest/gtest.h>
 

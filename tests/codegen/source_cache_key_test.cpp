@@ -5,10 +5,10 @@
 #include <fstream>
 #include <set>
 
-#include "kernel_headers.hpp"
-#include "precompiled_header.hpp"
-#include "source_cache_key.hpp"
 #include "temp_dir.hpp"
+#include "clang/kernel_headers.hpp"
+#include "clang/precompiled_header.hpp"
+#include "clang/source_cache_key.hpp"
 
 namespace tcpu::codegen {
 namespace {

@@ -14,8 +14,8 @@
 #include <llvm/TargetParser/Host.h>
 #include <llvm/TargetParser/Triple.h>
 
-#include "target.hpp"
-#include "target_constants.hpp"
+#include "target/target.hpp"
+#include "target/target_constants.hpp"
 
 namespace tcpu::codegen {
 namespace {

@@ -1,4 +1,4 @@
-// Cache entries (codegen/src/object_cache.cpp, deserializeEntry): any bytes give a module or
+// Cache entries (codegen/src/jit/object_cache.cpp, deserializeEntry): any bytes give a module or
 // nullopt. The bytes are read twice: as they are (the header checks), and with the header's
 // size and checksum recomputed over the rest (so that mutations reach the body's reader,
 // which a checksum would otherwise shield). An entry read is written back byte for byte.
@@ -8,7 +8,7 @@
 #include <llvm/Support/xxhash.h>
 
 #include "fuzz_support.hpp"
-#include "object_cache.hpp"
+#include "jit/object_cache.hpp"
 
 namespace tcpu::fuzz {
 namespace {

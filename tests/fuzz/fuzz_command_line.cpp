@@ -1,11 +1,11 @@
-// Subcommand argument parsing (tools/src/command_line.cpp) with a fixed spec shaped like
+// Subcommand argument parsing (tools/src/cli/command_line.cpp) with a fixed spec shaped like
 // `tcpu compile`'s and `tcpu run`'s (required options, a repeatable one, short aliases, a
 // flag): the input is the argument list, split on '\0'. Accepted lists satisfy the spec.
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "command_line.hpp"
+#include "cli/command_line.hpp"
 #include "fuzz_support.hpp"
 
 namespace tcpu::fuzz {

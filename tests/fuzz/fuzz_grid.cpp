@@ -1,4 +1,4 @@
-// Grid expressions (tools/src/grid_expression.cpp): parseGrid over a fixed argument list, and
+// Grid expressions (tools/src/run/grid_expression.cpp): parseGrid over a fixed argument list, and
 // evaluateGrid with fixed values on what it accepts. Division by zero, overflow and names
 // without a value must be errors, never traps; accepted text must parse again unchanged.
 #include <limits>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "grid_expression.hpp"
+#include "run/grid_expression.hpp"
 
 namespace tcpu::fuzz {
 

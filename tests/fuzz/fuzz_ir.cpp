@@ -1,4 +1,4 @@
-// The IR loader (codegen/src/compiler.cpp): .ll text or bitcode through compileModule, the
+// The IR loader (codegen/src/jit/compiler.cpp): .ll text or bitcode through compileModule, the
 // guarded path every load takes (parse, verify, prepare kernels, O3, emit, all under LLVM's
 // crash recovery). Whatever the bytes, the answer is a module or a Status.
 //
@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <span>
 
-#include "compiler.hpp"
 #include "fuzz_support.hpp"
+#include "jit/compiler.hpp"
 
 namespace tcpu::fuzz {
 namespace {

@@ -1,10 +1,10 @@
-// `// tcpu-linker:` lines (tools/src/linker_header.cpp), as tcpu link reads them from headers:
+// `// tcpu-linker:` lines (tools/src/aot/linker_header.cpp), as tcpu link reads them from headers:
 // any bytes give a Specialization or an error naming the place; an accepted line, written
 // back from what was parsed, parses to the same Specialization.
 #include <string>
 
+#include "aot/linker_header.hpp"
 #include "fuzz_support.hpp"
-#include "linker_header.hpp"
 
 namespace tcpu::fuzz {
 namespace {

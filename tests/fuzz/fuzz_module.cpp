@@ -1,6 +1,6 @@
-// The module loader (runtime/src/module_api.cpp and its loaders): tcpuModuleLoadData on the
+// The module loader (runtime/src/api/module_api.cpp and its loaders): tcpuModuleLoadData on the
 // bytes, with codegen's loader registered as tcpuCodegenRegister does. ELF images are written
-// to a private temporary file and dlopen'ed (runtime/src/shared_object_loader.cpp), IR is
+// to a private temporary file and dlopen'ed (runtime/src/modules/shared_object_loader.cpp), IR is
 // compiled, anything else is refused. A malformed image must give a tcpuResult
 // (TCPU_ERROR_INVALID_IMAGE for one dlopen refuses), never a crash; modules that load are
 // unloaded.
@@ -12,7 +12,7 @@
 #include <memory>
 
 #include "fuzz_support.hpp"
-#include "ir_module_loader.hpp"
+#include "loader/ir_module_loader.hpp"
 #include "tcpu/module_loader.hpp"
 #include "tcpu/tcpu.h"
 

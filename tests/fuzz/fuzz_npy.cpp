@@ -1,11 +1,11 @@
-// The .npy reader and writer (tools/src/npy.cpp): any bytes give an array or an "npy: ..."
+// The .npy reader and writer (tools/src/formats/npy.cpp): any bytes give an array or an "npy: ..."
 // error; an array read is written back (version 1.0, as numpy.save) and read again unchanged.
 #include <cstring>
 #include <span>
 #include <string>
 
+#include "formats/npy.hpp"
 #include "fuzz_support.hpp"
-#include "npy.hpp"
 
 namespace tcpu::fuzz {
 

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "compiler.hpp"
 #include "fuzz_support.hpp"
-#include "object_cache.hpp"
+#include "jit/compiler.hpp"
+#include "jit/object_cache.hpp"
 
 namespace {
 

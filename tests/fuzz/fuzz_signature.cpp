@@ -1,11 +1,11 @@
-// The signature-string parser (codegen/src/signature.cpp): any bytes give a Signature or an
+// The signature-string parser (codegen/src/ir/signature.cpp): any bytes give a Signature or an
 // error naming a column inside the text (or one past its end); accepted signatures keep
 // their invariants and parse the same when written back from their entries' texts.
 #include <charconv>
 #include <string>
 
 #include "fuzz_support.hpp"
-#include "signature.hpp"
+#include "ir/signature.hpp"
 
 namespace tcpu::fuzz {
 namespace {

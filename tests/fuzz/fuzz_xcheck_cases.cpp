@@ -1,12 +1,12 @@
-// Cross-check cases files (tools/src/xcheck_cases.cpp): parseXcheckCases on the bytes as text.
-// Errors must be invalid values naming the file and, but for an empty file, the line; the
+// Cross-check cases files (tools/src/xcheck/xcheck_cases.cpp): parseXcheckCases on the bytes as
+// text. Errors must be invalid values naming the file and, but for an empty file, the line; the
 // cases accepted have valid, distinct names, a module, and the line they start on.
 #include <algorithm>
 #include <set>
 #include <string>
 
 #include "fuzz_support.hpp"
-#include "xcheck_cases.hpp"
+#include "xcheck/xcheck_cases.hpp"
 
 namespace tcpu::fuzz {
 

@@ -1,11 +1,11 @@
-// Cross-check manifests (tools/src/xcheck_manifest.cpp): parseManifest on the bytes as text.
+// Cross-check manifests (tools/src/xcheck/xcheck_manifest.cpp): parseManifest on the bytes as text.
 // Errors must be invalid values naming the origin; an accepted manifest must be written back
 // by formatManifest into text that parses to the same manifest (but for line breaks inside
 // the device, which are written as spaces) and formats to the same text.
 #include <string>
 
 #include "fuzz_support.hpp"
-#include "xcheck_manifest.hpp"
+#include "xcheck/xcheck_manifest.hpp"
 
 namespace tcpu::fuzz {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
+#include "cli/commands.hpp"
 
 namespace tcpu::test {
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "command_line.hpp"
-#include "commands.hpp"
-#include "exit_codes.hpp"
+#include "cli/command_line.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
 
 namespace tcpu::cli {
 namespace {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
-#include "exit_codes.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
 #include "tool_test_support.hpp"
 
 namespace tcpu::cli {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "grid_expression.hpp"
+#include "run/grid_expression.hpp"
 
 namespace tcpu::cli {
 namespace {

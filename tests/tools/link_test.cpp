@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
-#include "dispatcher_writer.hpp"
-#include "exit_codes.hpp"
-#include "linker_header.hpp"
+#include "aot/dispatcher_writer.hpp"
+#include "aot/linker_header.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
 
 namespace tcpu::cli {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "data_types.hpp"
-#include "npy.hpp"
+#include "formats/data_types.hpp"
+#include "formats/npy.hpp"
 
 namespace tcpu::cli {
 namespace {

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <random>
 
-#include "npy.hpp"
-#include "scalar_value.hpp"
+#include "formats/npy.hpp"
+#include "run/scalar_value.hpp"
 #include "tool_test_support.hpp"
 
 namespace tcpu::cli {

@@ -2,7 +2,7 @@
 // codegen, that runs precompiled modules and compares runs, and says so for anything else.
 #include <gtest/gtest.h>
 
-#include "exit_codes.hpp"
+#include "cli/exit_codes.hpp"
 #include "tool_test_support.hpp"
 
 namespace tcpu::cli {

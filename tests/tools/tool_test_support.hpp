@@ -19,10 +19,10 @@
 #include <utility>
 #include <vector>
 
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
 #include "cli_result.hpp"
-#include "commands.hpp"
-#include "exit_codes.hpp"
-#include "ir_module_loader.hpp"
+#include "loader/ir_module_loader.hpp"
 #include "tcpu/tcpu.h"
 #include "temp_dir.hpp"
 

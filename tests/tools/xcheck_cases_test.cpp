@@ -2,9 +2,9 @@
 // the line and the value; then `tcpu xcheck --cases` and `tcpu ptx --cases` over a small file.
 #include <gtest/gtest.h>
 
-#include "exit_codes.hpp"
+#include "cli/exit_codes.hpp"
 #include "tool_test_support.hpp"
-#include "xcheck_cases.hpp"
+#include "xcheck/xcheck_cases.hpp"
 
 namespace tcpu::cli {
 namespace {

@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "npy.hpp"
+#include "formats/npy.hpp"
 #include "tool_test_support.hpp"
-#include "xcheck_compare.hpp"
-#include "xcheck_manifest.hpp"
-#include "xcheck_rule.hpp"
+#include "xcheck/xcheck_compare.hpp"
+#include "xcheck/xcheck_manifest.hpp"
+#include "xcheck/xcheck_rule.hpp"
 
 namespace tcpu::cli {
 namespace {

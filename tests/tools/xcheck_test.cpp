@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "exit_codes.hpp"
-#include "npy.hpp"
+#include "cli/exit_codes.hpp"
+#include "formats/npy.hpp"
 #include "tool_test_support.hpp"
 
 namespace tcpu::cli {

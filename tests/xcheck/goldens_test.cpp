@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "cli/exit_codes.hpp"
 #include "cli_result.hpp"
-#include "exit_codes.hpp"
 #include "tcpu/tcpu.h"
 #include "temp_dir.hpp"
-#include "xcheck_cases.hpp"
-#include "xcheck_compare.hpp"
+#include "xcheck/xcheck_cases.hpp"
+#include "xcheck/xcheck_compare.hpp"
 
 namespace tcpu::test {
 namespace {

@@ -11,7 +11,7 @@
 // scalars.
 //
 // Codegen maps exp10, erfc, lgamma, tgamma, asinh, acosh, atanh, atan2 and hypot
-// to SLEEF's vector functions (codegen/src/math_library.cpp). fmod is LLVM's frem,
+// to SLEEF's vector functions (codegen/src/target/math_library.cpp). fmod is LLVM's frem,
 // which the CPU back end lowers to libm's fmod one lane at a time: SLEEF 3.5's
 // fmod returns NaN where |x / y| overflows, libm's is exact; remainder is built
 // on it. The rest are LLVM intrinsics (trunc, round, rint, copysign, maxnum,

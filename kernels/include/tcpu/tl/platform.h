@@ -13,9 +13,9 @@
 
 #define TL_INLINE inline __attribute__((always_inline))
 
-// Defined by codegen in each module it compiles (codegen/src/target_constants.hpp): the width
-// of the vector registers the target's vectorizer prefers, 0 on a GPU. A constant there, so a
-// branch on it costs nothing; only code compiled through codegen may read it.
+// Defined by codegen in each module it compiles (codegen/src/target/target_constants.hpp): the
+// width of the vector registers the target's vectorizer prefers, 0 on a GPU. A constant there, so
+// a branch on it costs nothing; only code compiled through codegen may read it.
 extern "C" const int32_t __tcpu_target_vector_bits;
 
 namespace tcpu::tl::platform {

@@ -42,7 +42,7 @@ def _read(path: Path) -> str | None:
 
 def num_worker_threads() -> int:
     """The thread count a launch uses by default, decided as the runtime decides it
-    (runtime/src/settings.cpp): TCPU_NUM_THREADS, else the first entry of
+    (runtime/src/state/settings.cpp): TCPU_NUM_THREADS, else the first entry of
     OMP_NUM_THREADS, else every core this process may run on. Read on every call, since
     tests and scripts change the environment."""
     for variable in ("TCPU_NUM_THREADS", "OMP_NUM_THREADS"):

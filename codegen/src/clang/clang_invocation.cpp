@@ -1,0 +1,90 @@
+#include "clang/clang_invocation.hpp"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Frontend/Utils.h>
+#include <clang/Lex/HeaderSearchOptions.h>
+#include <llvm/TargetParser/Host.h>
+
+#include "kernel_flags.h"
+#include "clang/kernel_headers.hpp"
+
+namespace tcpu::codegen {
+namespace {
+
+// Environment variables clang's driver reads for include directories.
+constexpr const char* kDriverEnvironment[] = {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH",
+                                              "SDKROOT"};
+
+} // namespace
+
+CapturedDiagnostics::CapturedDiagnostics()
+    : options_(llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>()),
+      engine_(clang::CompilerInstance::createDiagnostics(
+          options_.get(), new clang::TextDiagnosticPrinter(stream_, options_.get()))) {}
+
+std::vector<std::string> kernelClangArguments(const std::string& name,
+                                              const CompileOptions& options) {
+  std::vector<std::string> arguments = {
+      "clang++", "--target=" + llvm::sys::getProcessTriple(), "-x", "c++", "-std=c++20",
+      // Frontend at -O2 (no optnone), but no LLVM passes: the IR pipeline
+      // optimizes for the target once.
+      "-O2", "-Xclang", "-disable-llvm-passes", "-fno-exceptions", "-fno-rtti", "-fno-math-errno",
+      // Signed integers wrap, as Triton's do (i32 arithmetic is modulo 2^32 there; C++ would
+      // let the optimizer assume no overflow and, e.g., widen `v + 2147483647` to 64 bits).
+      "-fwrapv", options.fpContract ? "-ffp-contract=on" : "-ffp-contract=off", "-resource-dir",
+      TCPU_CLANG_RESOURCE_DIR, "-emit-llvm", "-c", name};
+  for (const std::string& directory : kernelIncludeDirectories())
+    arguments.push_back("-I" + directory);
+  if (options.fastMath) arguments.push_back("-ffast-math");
+  return arguments;
+}
+
+Expected<std::shared_ptr<clang::CompilerInvocation>>
+createKernelInvocation(const std::string& name, const CompileOptions& options,
+                       CapturedDiagnostics& diagnostics) {
+  const std::vector<std::string> arguments = kernelClangArguments(name, options);
+  std::vector<const char*> argv;
+  for (const std::string& argument : arguments)
+    argv.push_back(argument.c_str());
+  clang::CreateInvocationOptions invocationOptions;
+  invocationOptions.Diags = diagnostics.shared();
+  std::shared_ptr<clang::CompilerInvocation> invocation =
+      clang::createInvocation(argv, invocationOptions);
+  if (!invocation)
+    return Status(TCPU_ERROR_INVALID_SOURCE,
+                  concat("cannot set up the C++ compiler for ", name, ": ", diagnostics.text()));
+  return invocation;
+}
+
+Expected<std::string> sourceCompileSignature(const std::string& name,
+                                             const CompileOptions& options) {
+  std::string signature;
+  for (const std::string& argument : kernelClangArguments(name, options))
+    signature += argument + '\n';
+  for (const char* variable : kDriverEnvironment) {
+    const char* value = std::getenv(variable);
+    signature += concat(variable, "=", value ? value : "<unset>", "\n");
+  }
+  static std::mutex mutex;
+  static std::map<std::string, std::string> searchPaths; // by the text above
+  std::lock_guard lock(mutex);
+  if (auto known = searchPaths.find(signature); known != searchPaths.end()) return known->second;
+  CapturedDiagnostics diagnostics;
+  Expected<std::shared_ptr<clang::CompilerInvocation>> invocation =
+      createKernelInvocation(name, options, diagnostics);
+  if (!invocation) return invocation.status();
+  std::string full = signature;
+  const clang::HeaderSearchOptions& search = (*invocation)->getHeaderSearchOpts();
+  full += concat("sysroot=", search.Sysroot, "\nresource=", search.ResourceDir, "\n");
+  for (const clang::HeaderSearchOptions::Entry& entry : search.UserEntries)
+    full += concat("search ", static_cast<int>(entry.Group), " ", entry.Path, "\n");
+  searchPaths.emplace(signature, full);
+  return full;
+}
+
+} // namespace tcpu::codegen

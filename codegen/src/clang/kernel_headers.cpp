@@ -1,0 +1,147 @@
+#include "clang/kernel_headers.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <system_error>
+
+#include <dlfcn.h>
+#if defined(__GLIBC__)
+#include <link.h>
+#endif
+
+#include "jit/object_cache.hpp"
+#include "kernel_flags.h"
+#include "support/debug_log.hpp"
+#include "tcpu/status.hpp"
+
+namespace tcpu::codegen {
+namespace {
+
+// The directory of the binary this code is linked into: libtcpu_codegen, or an
+// executable that links codegen statically (the tcpu tool). Empty if unknown.
+std::filesystem::path ownBinaryDirectory() {
+  Dl_info info{};
+  const char* binary = nullptr;
+#if defined(__GLIBC__)
+  link_map* map = nullptr;
+  if (dladdr1(reinterpret_cast<void*>(&ownBinaryDirectory), &info, reinterpret_cast<void**>(&map),
+              RTLD_DL_LINKMAP) == 0)
+    return {};
+  // For the main program glibc reports argv[0], which may be a bare name found on PATH.
+  binary = map != nullptr && map->l_name[0] == '\0' ? "/proc/self/exe" : info.dli_fname;
+#else
+  if (dladdr(reinterpret_cast<void*>(&ownBinaryDirectory), &info) == 0) return {};
+  binary = info.dli_fname;
+#endif
+  if (binary == nullptr) return {};
+  std::error_code error;
+  const std::filesystem::path path = std::filesystem::canonical(binary, error);
+  return error ? std::filesystem::path() : path.parent_path();
+}
+
+// The path with links resolved (as far as it exists), so that two spellings of one file compare
+// equal.
+std::filesystem::path resolved(const std::filesystem::path& path) {
+  std::error_code error;
+  const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, error);
+  return error ? path : canonical;
+}
+
+// One file of the trees, as the digest sees it.
+struct TreeFile {
+  std::string path;
+  uint64_t size = 0;
+  int64_t modifiedNs = 0;
+  bool operator==(const TreeFile&) const = default;
+};
+
+// Every regular file below <directory>/tcpu/, sorted by path.
+std::vector<TreeFile> listTrees(const std::vector<std::string>& directories) {
+  std::vector<TreeFile> files;
+  for (const std::string& directory : directories) {
+    const std::filesystem::path root = std::filesystem::path(directory) / "tcpu";
+    std::error_code error;
+    std::filesystem::recursive_directory_iterator walk(root, error);
+    for (; !error && walk != std::filesystem::recursive_directory_iterator();
+         walk.increment(error)) {
+      struct stat info{};
+      if (::stat(walk->path().c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
+      files.push_back(
+          {walk->path().string(), static_cast<uint64_t>(info.st_size),
+           static_cast<int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec});
+    }
+  }
+  std::sort(files.begin(), files.end(),
+            [](const TreeFile& a, const TreeFile& b) { return a.path < b.path; });
+  return files;
+}
+
+std::string digestOf(const std::vector<TreeFile>& files) {
+  FieldDigest digest;
+  for (const TreeFile& file : files) {
+    std::ifstream in(file.path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    digest.field(file.path);
+    digest.field(in ? bytes : std::string("<unreadable>"));
+  }
+  return digest.finish();
+}
+
+} // namespace
+
+const std::vector<std::string>& kernelIncludeDirectories() {
+  static const std::vector<std::string> directories = [] {
+    // <prefix>/bin, <prefix>/lib, or Debian's multiarch <prefix>/lib/<triple>.
+    std::filesystem::path directory = ownBinaryDirectory();
+    for (int up = 0; up < 2 && !directory.empty() && directory.has_parent_path(); ++up) {
+      directory = directory.parent_path();
+      const std::filesystem::path installed = directory / "include";
+      std::error_code error;
+      if (std::filesystem::is_regular_file(installed / "tcpu" / "tl.h", error)) {
+        debugLog(concat("kernel headers: ", installed.string(), " (installed)"));
+        return std::vector<std::string>{installed.string()};
+      }
+    }
+    return std::vector<std::string>{TCPU_KERNEL_INCLUDE_DIRS};
+  }();
+  return directories;
+}
+
+std::string headerTreeDigest(const std::vector<std::string>& directories) {
+  return digestOf(listTrees(directories));
+}
+
+std::string kernelHeaderDigest() {
+  static std::mutex mutex;
+  static std::vector<TreeFile> seen;
+  static std::string digest;
+  std::vector<TreeFile> files = listTrees(kernelIncludeDirectories());
+  std::lock_guard lock(mutex);
+  if (digest.empty() || files != seen) {
+    digest = digestOf(files);
+    seen = std::move(files);
+  }
+  return digest;
+}
+
+bool isKernelHeader(const std::filesystem::path& path) {
+  static const std::vector<std::filesystem::path> roots = [] {
+    std::vector<std::filesystem::path> result;
+    for (const std::string& directory : kernelIncludeDirectories())
+      result.push_back(resolved(std::filesystem::path(directory) / "tcpu"));
+    return result;
+  }();
+  const std::filesystem::path file = resolved(path);
+  for (const std::filesystem::path& root : roots) {
+    const auto [rootEnd, fileAt] =
+        std::mismatch(root.begin(), root.end(), file.begin(), file.end());
+    if (rootEnd == root.end()) return true;
+  }
+  return false;
+}
+
+} // namespace tcpu::codegen

@@ -1,0 +1,109 @@
+#include "clang/precompiled_header.hpp"
+
+#include <chrono>
+#include <regex>
+#include <system_error>
+
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendActions.h>
+
+#include "support/debug_log.hpp"
+#include "support/llvm_guard.hpp"
+#include "clang/clang_invocation.hpp"
+#include "clang/kernel_headers.hpp"
+
+namespace tcpu::codegen {
+namespace {
+
+// tl.h in the kernel include directories, or nullopt.
+std::optional<std::filesystem::path> findTl() {
+  for (const std::string& directory : kernelIncludeDirectories()) {
+    const std::filesystem::path tl = std::filesystem::path(directory) / "tcpu" / "tl.h";
+    std::error_code error;
+    if (std::filesystem::is_regular_file(tl, error)) return tl;
+  }
+  return std::nullopt;
+}
+
+// Compiles tl.h into `output`, with the invocation of a kernel compile (so that the language
+// options match the compiles that load it).
+Status build(const std::filesystem::path& tl, const CompileOptions& options,
+             const std::filesystem::path& output) {
+  CapturedDiagnostics diagnostics;
+  Expected<std::shared_ptr<clang::CompilerInvocation>> created =
+      createKernelInvocation(tl.string(), options, diagnostics);
+  if (!created)
+    return Status(TCPU_ERROR_UNKNOWN, concat("cannot set up clang: ", diagnostics.text()));
+  std::shared_ptr<clang::CompilerInvocation> invocation = created.take();
+  clang::FrontendOptions& frontend = invocation->getFrontendOpts();
+  frontend.Inputs = {
+      clang::FrontendInputFile(tl.string(), clang::InputKind(clang::Language::CXX).getHeader())};
+  frontend.OutputFile = output.string();
+  frontend.DisableFree = false;
+  clang::CompilerInstance compiler;
+  compiler.setInvocation(std::move(invocation));
+  compiler.setDiagnostics(&diagnostics.engine());
+  clang::GeneratePCHAction action;
+  if (!compiler.ExecuteAction(action))
+    return Status(TCPU_ERROR_UNKNOWN,
+                  concat("clang cannot precompile ", tl.string(), ":\n", diagnostics.text()));
+  return {};
+}
+
+} // namespace
+
+bool startsWithTlInclude(std::string_view source) {
+  size_t at = 0;
+  while (at < source.size()) {
+    const size_t next = source.find_first_not_of(" \t\r\n\f\v", at);
+    if (next == std::string_view::npos) return false;
+    at = next;
+    if (source.substr(at).starts_with("//")) {
+      at = source.find('\n', at);
+      if (at == std::string_view::npos) return false;
+    } else if (source.substr(at).starts_with("/*")) {
+      at = source.find("*/", at + 2);
+      if (at == std::string_view::npos) return false;
+      at += 2;
+    } else {
+      break;
+    }
+  }
+  static const std::regex include(R"(^#[ \t]*include[ \t]*("tcpu/tl\.h"|<tcpu/tl\.h>))");
+  const std::string_view line = source.substr(at, source.find('\n', at) - at);
+  return std::regex_search(line.begin(), line.end(), include);
+}
+
+std::optional<std::filesystem::path> precompiledTl(const ObjectCache& cache,
+                                                   const CompileOptions& options, bool rebuild) {
+  const std::optional<std::filesystem::path> tl = findTl();
+  if (!tl) return std::nullopt;
+  Expected<std::string> signature = sourceCompileSignature(tl->string(), options);
+  if (!signature) {
+    debugLog(concat("pch: ", signature.status().message()));
+    return std::nullopt;
+  }
+  const std::string key =
+      CacheKeyBuilder("tcpu-pch-v1").field(*signature).field(kernelHeaderDigest()).finish();
+  const std::filesystem::path path = cache.directory() / (key + ".tcpupch");
+  std::error_code error;
+  if (!rebuild && cache.readable() && std::filesystem::is_regular_file(path, error)) return path;
+  if (!cache.prepareDirectory()) return std::nullopt;
+  const std::filesystem::path temporary = cache.temporaryPath(key);
+  const auto start = std::chrono::steady_clock::now();
+  Status built =
+      runGuarded("precompiling tcpu/tl.h", [&] { return build(*tl, options, temporary); });
+  if (!built.ok()) {
+    debugLog(concat("pch: ", built.message()));
+    std::filesystem::remove(temporary, error);
+    return std::nullopt;
+  }
+  if (!cache.publish(temporary, path)) return std::nullopt;
+  debugLog(concat(
+      "pch: built ", path.string(), " in ",
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+      " ms"));
+  return path;
+}
+
+} // namespace tcpu::codegen

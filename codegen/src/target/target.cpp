@@ -1,0 +1,102 @@
+#include "target/target.hpp"
+
+#include <mutex>
+
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/TargetParser/Host.h>
+
+namespace tcpu::codegen {
+
+void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+  });
+}
+
+Expected<TargetDescription> describeTarget(const std::string& cpuName) {
+  initializeNativeTarget();
+  if (cpuName.empty()) {
+    auto host = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!host)
+      return Status(TCPU_ERROR_NOT_SUPPORTED,
+                    concat("cannot describe the host CPU: ", llvm::toString(host.takeError())));
+    return TargetDescription{host->getTargetTriple().str(), host->getCPU(),
+                             host->getFeatures().getString()};
+  }
+  const std::string triple = llvm::sys::getProcessTriple();
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return Status(TCPU_ERROR_NOT_SUPPORTED, concat("no LLVM target for ", triple, ": ", error));
+  // Ask with a CPU that is always valid: an unknown one makes LLVM print a warning.
+  std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(triple, "generic", ""));
+  if (!info || !info->isCPUStringValid(cpuName))
+    return Status(TCPU_ERROR_NOT_SUPPORTED, concat("TCPU_JIT_TARGET_CPU='", cpuName,
+                                                   "' is not a CPU LLVM knows for ", triple));
+  return TargetDescription{triple, cpuName, ""};
+}
+
+Expected<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine(const TargetDescription& target, const CompileOptions& options, bool forJit) {
+  initializeNativeTarget();
+  std::string error;
+  const llvm::Target* llvmTarget = llvm::TargetRegistry::lookupTarget(target.triple, error);
+  if (!llvmTarget)
+    return Status(TCPU_ERROR_NOT_SUPPORTED,
+                  concat("no LLVM target for ", target.triple, ": ", error));
+  llvm::TargetOptions targetOptions;
+  targetOptions.AllowFPOpFusion =
+      options.fpContract ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
+  if (options.fastMath) {
+    targetOptions.UnsafeFPMath = true;
+    targetOptions.NoInfsFPMath = true;
+    targetOptions.NoNaNsFPMath = true;
+    targetOptions.NoSignedZerosFPMath = true;
+    targetOptions.ApproxFuncFPMath = true;
+  }
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      target.triple, target.cpu, target.features, targetOptions, llvm::Reloc::PIC_,
+      llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive, forJit));
+  if (!machine)
+    return Status(TCPU_ERROR_NOT_SUPPORTED, concat("LLVM cannot create a target machine for ",
+                                                   target.triple, " / ", target.cpu));
+  return machine;
+}
+
+SleefIsa sleefIsaFor(const llvm::TargetMachine& machine) {
+  const llvm::MCSubtargetInfo& info = *machine.getMCSubtargetInfo();
+  const auto has = [&](const char* feature) { return info.checkFeatures(feature); };
+  SleefIsa isa;
+  const llvm::Triple& triple = machine.getTargetTriple();
+  if (triple.isX86()) {
+    const bool fma = has("+fma");
+    isa.scalar = fma ? "purecfma" : "purec";
+    if (has("+avx512f")) isa.bits512 = "avx512f";
+    if (has("+avx2") && fma) {
+      isa.bits256 = "avx2";
+      isa.bits128 = "avx2128";
+    } else if (has("+sse4.1")) {
+      isa.bits128 = "sse4";
+    }
+  } else if (triple.isAArch64()) {
+    isa.scalar = "purecfma";
+    isa.bits128 = "advsimd";
+  } else {
+    isa.scalar = "purec";
+  }
+  return isa;
+}
+
+std::string kernelVectorWidth(const llvm::TargetMachine& machine) {
+  const bool avx512 =
+      machine.getTargetTriple().isX86() && machine.getMCSubtargetInfo()->checkFeatures("+avx512f");
+  return avx512 ? "512" : "";
+}
+
+} // namespace tcpu::codegen

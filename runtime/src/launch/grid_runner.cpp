@@ -1,0 +1,127 @@
+#include "launch/grid_runner.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <memory>
+
+#include "launch/crash_report.hpp"
+#include "launch/kernel_services.hpp"
+
+namespace tcpu::detail {
+namespace {
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+
+using ScratchBuffer = std::unique_ptr<void, FreeDeleter>;
+
+ScratchBuffer allocateScratch(uint32_t bytes) {
+  return ScratchBuffer(std::aligned_alloc(64, (bytes + 63u) & ~63u));
+}
+
+// False when the scratch area could not be allocated (the range did not run).
+bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end, KernelFailures& failures) {
+  // Each worker keeps one scratch buffer and reuses it across launches. A
+  // launch made from inside a kernel (nested) must not replace the buffer
+  // its caller is using, so it gets one of its own.
+  thread_local ScratchBuffer reused;
+  thread_local uint32_t capacity = 0;
+  thread_local int depth = 0;
+  tcpuLaunchFrame frame{{launch.grid[0], launch.grid[1], launch.grid[2]}, 0, nullptr, 0};
+  ScratchBuffer nested;
+  if (launch.scratchBytes > 0) {
+    if (depth > 0) {
+      nested = allocateScratch(launch.scratchBytes);
+      frame.scratch = nested.get();
+    } else {
+      if (launch.scratchBytes > capacity) {
+        reused = allocateScratch(launch.scratchBytes);
+        capacity = reused ? launch.scratchBytes : 0;
+      }
+      frame.scratch = reused.get();
+    }
+    if (!frame.scratch) return false;
+    frame.scratchBytes = launch.scratchBytes;
+  }
+  const LaunchScope scope(failures, launch.kernel, frame.grid, begin, end);
+  ++depth;
+  launch.entry(launch.params, begin, end, &frame);
+  --depth;
+  return true;
+}
+
+Status scratchFailure(const GridLaunch& launch) {
+  return Status(TCPU_ERROR_OUT_OF_MEMORY,
+                concat("cannot allocate sharedMemBytes=", launch.scratchBytes,
+                       " of scratch for a worker thread"));
+}
+
+omp_sched_t toOpenMP(tcpuSchedule schedule) {
+  switch (schedule) {
+  case TCPU_SCHEDULE_DYNAMIC:
+    return omp_sched_dynamic;
+  case TCPU_SCHEDULE_GUIDED:
+    return omp_sched_guided;
+  case TCPU_SCHEDULE_STATIC:
+  case TCPU_SCHEDULE_MAX_ENUM:
+    break;
+  }
+  return omp_sched_static;
+}
+
+} // namespace
+
+Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
+  installCrashReport(); // once; afterwards one load of a flag
+  const uint64_t programs = launch.programs;
+  KernelFailures failures;
+  const int threads =
+      static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(settings.numThreads), programs));
+  if (threads <= 1) { // serial fast path: no parallel region at all
+    if (!runRange(launch, 0, programs, failures)) return scratchFailure(launch);
+    return failures.status();
+  }
+
+  // Set only on failure, so the common path adds no reduction to the region.
+  std::atomic<bool> failed{false};
+  if (settings.schedule == TCPU_SCHEDULE_STATIC && settings.chunk == 0) {
+    // Equal contiguous shares, one entry call per thread: the cheapest region
+    // OpenMP has (no loop dispatch), since the shares are known up front.
+    const uint64_t share = programs / static_cast<uint64_t>(threads);
+    const uint64_t extra = programs % static_cast<uint64_t>(threads);
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int part = 0; part < threads; ++part) {
+      const auto index = static_cast<uint64_t>(part);
+      const uint64_t begin = index * share + std::min(index, extra);
+      if (!runRange(launch, begin, begin + share + (index < extra ? 1 : 0), failures))
+        failed.store(true, std::memory_order_relaxed);
+    }
+    return failed.load() ? scratchFailure(launch) : failures.status();
+  }
+
+  // Otherwise the grid is cut into parts of `chunk` programs (an entry call
+  // each) that OpenMP deals out by the schedule.
+  const uint64_t chunk = std::max<uint64_t>(settings.chunk, 1);
+  const uint64_t parts = (programs - 1) / chunk + 1;
+  // schedule(runtime) reads the calling thread's OpenMP setting: set it for
+  // this region and put the caller's back afterwards.
+  omp_sched_t callerKind;
+  int callerChunk = 0;
+  omp_get_schedule(&callerKind, &callerChunk);
+  omp_set_schedule(toOpenMP(settings.schedule), 1);
+#pragma omp parallel for num_threads(threads) schedule(runtime)
+  for (uint64_t part = 0; part < parts; ++part) {
+    const uint64_t begin = part * chunk;
+    // min() on the remaining count: begin + chunk may wrap near 2^64.
+    if (!runRange(launch, begin, begin + std::min(chunk, programs - begin), failures))
+      failed.store(true, std::memory_order_relaxed);
+  }
+  omp_set_schedule(callerKind, callerChunk);
+  return failed.load() ? scratchFailure(launch) : failures.status();
+}
+
+} // namespace tcpu::detail

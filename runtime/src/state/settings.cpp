@@ -1,0 +1,115 @@
+#include "state/settings.hpp"
+
+#include <omp.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+namespace tcpu::detail {
+namespace {
+
+// A whole decimal number in [minimum, maximum], or an error naming `what`.
+Expected<uint64_t> parseNumber(const std::string& text, const char* what, uint64_t minimum,
+                               uint64_t maximum) {
+  const auto invalid = [&] {
+    return Status(TCPU_ERROR_INVALID_VALUE, concat(what, "='", text, "' is not a whole number in [",
+                                                   minimum, ", ", maximum, "]"));
+  };
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return invalid();
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+  if (errno == ERANGE || *end != '\0' || value < minimum || value > maximum) return invalid();
+  return static_cast<uint64_t>(value);
+}
+
+constexpr uint64_t kMaxThreads = 4096;
+
+} // namespace
+
+Expected<std::pair<tcpuSchedule, uint32_t>> parseSchedule(const std::string& text) {
+  const std::string::size_type comma = text.find(',');
+  const std::string kind = text.substr(0, comma);
+  tcpuSchedule schedule;
+  if (kind == "static")
+    schedule = TCPU_SCHEDULE_STATIC;
+  else if (kind == "dynamic")
+    schedule = TCPU_SCHEDULE_DYNAMIC;
+  else if (kind == "guided")
+    schedule = TCPU_SCHEDULE_GUIDED;
+  else
+    return Status(
+        TCPU_ERROR_INVALID_VALUE,
+        concat("TCPU_SCHEDULE='", text, "': unknown schedule '", kind,
+               "' (expected static, dynamic or guided, optionally followed by ,<chunk>)"));
+  uint32_t chunk = 0;
+  if (comma != std::string::npos) {
+    Expected<uint64_t> parsed =
+        parseNumber(text.substr(comma + 1), "TCPU_SCHEDULE chunk", 0, UINT32_MAX);
+    if (!parsed) return parsed.status();
+    chunk = static_cast<uint32_t>(*parsed);
+  }
+  return std::pair{schedule, chunk};
+}
+
+Status Settings::loadEnvironment() {
+  // Everything is parsed before anything changes: a bad variable leaves the
+  // settings as they were.
+  int threads = omp_get_num_procs();
+  for (const char* variable : {"TCPU_NUM_THREADS", "OMP_NUM_THREADS"}) {
+    const char* value = std::getenv(variable);
+    if (!value) continue;
+    // OMP_NUM_THREADS may be a list ("4,2") for nested levels; the first entry is ours.
+    std::string text = value;
+    if (std::string(variable) == "OMP_NUM_THREADS") text = text.substr(0, text.find(','));
+    Expected<uint64_t> parsed = parseNumber(text, variable, 1, kMaxThreads);
+    if (!parsed) return parsed.status();
+    threads = static_cast<int>(*parsed);
+    break;
+  }
+  std::optional<std::pair<tcpuSchedule, uint32_t>> schedule;
+  if (const char* value = std::getenv("TCPU_SCHEDULE")) {
+    auto parsed = parseSchedule(value);
+    if (!parsed) return parsed.status();
+    schedule = *parsed;
+  }
+  defaultThreads_.store(threads, std::memory_order_relaxed);
+  // A schedule set through the API wins over the environment, as the thread count does.
+  if (schedule && !explicitSchedule_.load(std::memory_order_relaxed))
+    schedule_.store(packSchedule(schedule->first, schedule->second), std::memory_order_relaxed);
+  return {};
+}
+
+int Settings::numThreads() const {
+  const int chosen = explicitThreads_.load(std::memory_order_relaxed);
+  return chosen > 0 ? chosen : defaultThreads_.load(std::memory_order_relaxed);
+}
+
+LaunchSettings Settings::launchSettings() const {
+  const uint64_t packed = schedule_.load(std::memory_order_relaxed);
+  return {numThreads(), static_cast<tcpuSchedule>(packed >> 32), static_cast<uint32_t>(packed)};
+}
+
+void Settings::setNumThreads(int numThreads) {
+  explicitThreads_.store(numThreads, std::memory_order_relaxed);
+}
+
+void Settings::setSchedule(tcpuSchedule schedule, uint32_t chunk) {
+  explicitSchedule_.store(true, std::memory_order_relaxed);
+  schedule_.store(packSchedule(schedule, chunk), std::memory_order_relaxed);
+}
+
+void Settings::setHooks(const LaunchHooks& hooks) {
+  std::lock_guard lock(hooksMutex_);
+  hooks_ = hooks;
+  hasHooks_.store(hooks.enter || hooks.exit, std::memory_order_release);
+}
+
+LaunchHooks Settings::hooks() const {
+  std::lock_guard lock(hooksMutex_);
+  return hooks_;
+}
+
+} // namespace tcpu::detail

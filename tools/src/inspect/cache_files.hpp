@@ -1,0 +1,45 @@
+// The files tcpu's compile cache keeps (codegen/src/jit/object_cache.cpp): entries
+// "<64 hex key>.tcpuobj", and the temporaries "<key>.tmp.<pid>.<n>.<random>" a writer renames
+// into place. Only these are listed, counted or removed; anything else in the directory is
+// someone else's.
+#ifndef TCPU_TOOLS_CACHE_FILES_HPP
+#define TCPU_TOOLS_CACHE_FILES_HPP
+
+#include <cstdint>
+#include <ctime>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tcpu/status.hpp"
+
+namespace tcpu::cli {
+
+struct CacheFile {
+  // Entry: a compiled module (.tcpuobj); PrecompiledHeader: tl.h precompiled for clang
+  // (.tcpupch, rebuilt when missing); Temporary: a write in progress or abandoned.
+  enum class Kind { Entry, PrecompiledHeader, Temporary };
+  Kind kind = Kind::Entry;
+  std::filesystem::path path;
+  uint64_t size = 0;
+  std::time_t modified = 0;
+  long long writerPid = 0; // temporaries: the process that writes it
+};
+
+// tcpu's files in `directory`, sorted by name; none when it does not exist. Symbolic links are
+// never tcpu's. TCPU_ERROR_OPERATING_SYSTEM when the directory cannot be read.
+Expected<std::vector<CacheFile>> listCacheFiles(const std::filesystem::path& directory);
+
+// A temporary whose writer is gone (its process has exited) or that is over an hour old: no
+// write takes that long, so it will never be renamed into place.
+bool isStaleTemporary(const CacheFile& file);
+
+// Where the cache is: --dir when given, else the environment's directory. nullopt with
+// `why` set when there is none (TCPU_CACHE_DISABLE=1, or no variable names one).
+std::optional<std::filesystem::path> cacheDirectory(const std::optional<std::string>& override,
+                                                    std::string& why);
+
+} // namespace tcpu::cli
+
+#endif // TCPU_TOOLS_CACHE_FILES_HPP
