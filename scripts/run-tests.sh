@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, checks formatting, builds with clang-19 and (on
+# Installs what is missing, checks formatting and the layering of #includes
+# (scripts/check-layering.sh), builds with clang-19 and (on
 # Linux) g++-12 with warnings as errors, runs the whole test suite on both, the Python
 # tests (scripts/run-python-tests.sh) on the clang build, and checks
 # the clang build as an installed package (scripts/check-package.sh), then the sanitizer
@@ -8,6 +9,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$here/scripts/install-deps.sh"
 "$here/scripts/check-format.sh"
+"$here/scripts/check-layering.sh"
 
 jobs="$( (command -v nproc >/dev/null && nproc) || sysctl -n hw.ncpu)"
 toolchains=(clang)
