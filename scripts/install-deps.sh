@@ -8,6 +8,7 @@ debian_packages=(
   cmake ninja-build pkg-config g++-12
   clang-19 lld-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev
   libomp-19-dev clang-format-19
+  libclang-rt-19-dev  # compiler-rt's builtins: helpers kernels call (fp32 -> bf16 without AVX512-BF16)
   libsleef-dev libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
   zlib1g-dev libzstd-dev
   python3-numpy python3-torch python3-pytest python3-pytest-xdist python3-dev pybind11-dev

@@ -9,6 +9,7 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include "kernel_flags.h"
 #include "support/debug_log.hpp"
 #include "target/target.hpp"
 #include "tcpu/kernel_abi.h"
@@ -62,6 +63,22 @@ Expected<JitEngine*> JitEngine::instance() {
     return Status(TCPU_ERROR_NOT_SUPPORTED,
                   concat("cannot start the LLVM JIT: ", errorText(jit.takeError())));
   engine = new JitEngine(std::move(*jit), loadedSleefPath());
+  if (*TCPU_COMPILER_RT_BUILTINS) {
+    auto builtins = llvm::orc::StaticLibraryDefinitionGenerator::Load(
+        engine->jit_->getObjLinkingLayer(), TCPU_COMPILER_RT_BUILTINS);
+    auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+        engine->jit_->getDataLayout().getGlobalPrefix());
+    if (builtins && process) {
+      engine->builtins_ = &engine->jit_->getExecutionSession().createBareJITDylib("compiler-rt");
+      engine->builtins_->addGenerator(std::move(*builtins));
+      engine->builtins_->addGenerator(std::move(*process));
+    } else {
+      std::string reason = builtins ? "" : errorText(builtins.takeError());
+      if (!process) reason += errorText(process.takeError());
+      debugLog(
+          concat("cannot load compiler-rt's builtins (", TCPU_COMPILER_RT_BUILTINS, "): ", reason));
+    }
+  }
   // ORC reports link errors here (instead of printing them); lookup() adds them to its error.
   engine->jit_->getExecutionSession().setErrorReporter([](llvm::Error error) {
     std::string report = errorText(std::move(error));
@@ -110,6 +127,9 @@ Expected<llvm::orc::JITDylib*> JitEngine::addObject(const std::string& name,
     return Status(TCPU_ERROR_UNKNOWN,
                   concat("cannot search the process's symbols: ", errorText(process.takeError())));
   library->addGenerator(std::move(*process));
+  // All symbols: compiler-rt builds its helpers with hidden visibility.
+  if (builtins_)
+    library->addToLinkOrder(*builtins_, llvm::orc::JITDylibLookupFlags::MatchAllSymbols);
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, name);
   if (llvm::Error error = jit_->addObjectFile(*library, std::move(buffer))) {
     remove(*library);

@@ -45,6 +45,9 @@ private:
   std::mutex reportsMutex_;
   std::string reports_;
   std::string sleefPath_; // the loaded SLEEF library, searched for Sleef_* symbols
+  // compiler-rt's builtins (kernel_flags.h), in every module's link order after its own symbols;
+  // null when the archive is missing.
+  llvm::orc::JITDylib* builtins_ = nullptr;
 };
 
 } // namespace tcpu::codegen
