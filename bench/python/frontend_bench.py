@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import shutil
 import statistics
 import subprocess
 import sys
@@ -99,13 +100,13 @@ CASES = {
 }
 
 
-def _child(case: str, cache: str) -> tuple[float, float, float]:
+def _child(case: str, cache: str, **extra_env: str) -> tuple[float, float, float]:
     """(ms importing torch, triton and the example; ms of the first launch, which loads the
     extension and the compiler and compiles or finds the kernel; ms of the second launch)."""
     module, setup, launch = CASES[case]
     code = CHILD.format(examples=str(ROOT / "examples" / "python"), module=module, setup=setup,
                         launch=launch)
-    env = dict(os.environ, TCPU_CACHE_DIR=cache)
+    env = dict(os.environ, TCPU_CACHE_DIR=cache, **extra_env)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as users run: modules load from their .pyc
     out = subprocess.run(
         [sys.executable, "-c",
@@ -119,21 +120,29 @@ def _child(case: str, cache: str) -> tuple[float, float, float]:
 
 def bench_compile() -> None:
     for case in CASES:
-        empty, pch_only, warm, second = [], [], [], []
+        empty, pch_only, warm, second, in_process = [], [], [], [], []
         for _ in range(ROUNDS):
             with tempfile.TemporaryDirectory() as cache:
                 empty.append(_child(case, cache)[1])  # builds tl's precompiled header too
-                # The precompiled header stays; the kernel's own objects go.
+                # The precompiled header stays; the kernel's own objects and libraries go.
                 for entry in pathlib.Path(cache).glob("*.tcpuobj"):
                     entry.unlink()
+                shutil.rmtree(pathlib.Path(cache) / "python")
                 pch_only.append(_child(case, cache)[1])
                 _, first, again = _child(case, cache)
                 warm.append(first)
                 second.append(again)
+                # The baseline: without the front end's cache of shared objects, a warm process
+                # loads the compiler and finds the object in codegen's cache (the first run
+                # puts it there).
+                _child(case, cache, TCPU_PYTHON_CACHE="0")
+                in_process.append(_child(case, cache, TCPU_PYTHON_CACHE="0")[1])
+        w, b = statistics.median(warm), statistics.median(in_process)
         print(f"compile {case}: first launch with a cold cache and tl's header precompiled "
               f"{statistics.median(pch_only):.0f} ms; with an empty cache "
-              f"{statistics.median(empty):.0f} ms; warm process {statistics.median(warm):.1f} ms "
-              f"(second launch {statistics.median(second):.2f} ms)")
+              f"{statistics.median(empty):.0f} ms; warm process {w:.1f} ms "
+              f"(second launch {statistics.median(second):.2f} ms); warm process without the "
+              f"shared-object cache (TCPU_PYTHON_CACHE=0) {b:.1f} ms: {b / w:.2f}x")
 
 
 def _cpp_kernel(source: str, name: str):

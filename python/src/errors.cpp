@@ -34,22 +34,9 @@ void throwLastError(tcpuResult code, std::string_view context) {
   throw TcpuError{code, tcpuGetLastErrorDetail(), std::string(context)};
 }
 
-void registerExceptions(py::module_& module) {
-  errorClass = PyErr_NewExceptionWithDoc(
-      "tcpu._tcpu.Error",
-      "A tcpu call failed. .code is the tcpuResult's name (\"TCPU_ERROR_INVALID_SOURCE\"), "
-      ".detail the runtime's message (for a compile error, clang's diagnostics).",
-      PyExc_RuntimeError, nullptr);
-  if (!errorClass) throw py::error_already_set();
-  assertErrorClass = PyErr_NewExceptionWithDoc(
-      "tcpu._tcpu.AssertError",
-      "A kernel's device_assert failed (TCPU_ERROR_ASSERT); .detail names the program, file "
-      "and line.",
-      errorClass, nullptr);
-  if (!assertErrorClass) throw py::error_already_set();
-  // The module holds its own references; ours above stay for the translator.
-  module.attr("Error") = py::reinterpret_borrow<py::object>(errorClass);
-  module.attr("AssertError") = py::reinterpret_borrow<py::object>(assertErrorClass);
+namespace {
+
+void registerTranslator() {
   py::register_exception_translator([](std::exception_ptr thrown) {
     try {
       if (thrown) std::rethrow_exception(thrown);
@@ -57,6 +44,36 @@ void registerExceptions(py::module_& module) {
       raise(error);
     }
   });
+}
+
+} // namespace
+
+void shareExceptions(py::module_& module, const py::module_& owner) {
+  // The owner module lives as long as the interpreter: borrowed pointers stay valid.
+  errorClass = owner.attr("Error").ptr();
+  assertErrorClass = owner.attr("AssertError").ptr();
+  module.attr("Error") = owner.attr("Error");
+  module.attr("AssertError") = owner.attr("AssertError");
+  registerTranslator();
+}
+
+void registerExceptions(py::module_& module) {
+  errorClass = PyErr_NewExceptionWithDoc(
+      "tcpu._tcpu_rt.Error",
+      "A tcpu call failed. .code is the tcpuResult's name (\"TCPU_ERROR_INVALID_SOURCE\"), "
+      ".detail the runtime's message (for a compile error, clang's diagnostics).",
+      PyExc_RuntimeError, nullptr);
+  if (!errorClass) throw py::error_already_set();
+  assertErrorClass = PyErr_NewExceptionWithDoc(
+      "tcpu._tcpu_rt.AssertError",
+      "A kernel's device_assert failed (TCPU_ERROR_ASSERT); .detail names the program, file "
+      "and line.",
+      errorClass, nullptr);
+  if (!assertErrorClass) throw py::error_already_set();
+  // The module holds its own references; ours above stay for the translator.
+  module.attr("Error") = py::reinterpret_borrow<py::object>(errorClass);
+  module.attr("AssertError") = py::reinterpret_borrow<py::object>(assertErrorClass);
+  registerTranslator();
 }
 
 } // namespace tcpu::python

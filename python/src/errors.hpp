@@ -25,6 +25,9 @@ struct TcpuError {
 
 // Creates the exception classes in `module` and registers the translator.
 void registerExceptions(pybind11::module_& module);
+// For a second module: uses the classes of `owner` (which registered them) and sets them in
+// `module` too, so that both modules raise the same classes.
+void shareExceptions(pybind11::module_& module, const pybind11::module_& owner);
 
 } // namespace tcpu::python
 

@@ -27,35 +27,18 @@ uint32_t toUnsigned32(py::handle value, const char* what) {
 
 } // namespace
 
-Kernel::Kernel(const std::string& source, const std::string& name, bool fpContract,
-               std::optional<bool> checkBounds)
-    : name_(name) {
-  std::vector<tcpuJitOption> keys = {TCPU_JIT_FP_CONTRACT};
-  std::vector<void*> values = {reinterpret_cast<void*>(uintptr_t{fpContract ? 1u : 0u})};
-  if (checkBounds) { // else TCPU_CHECK in the environment decides
-    keys.push_back(TCPU_JIT_CHECK_BOUNDS);
-    values.push_back(reinterpret_cast<void*>(uintptr_t{*checkBounds ? 1u : 0u}));
-  }
-  tcpuModule module = nullptr;
-  tcpuResult result = TCPU_SUCCESS;
-  {
-    // Compiles take 0.1 s to seconds; other Python threads run meanwhile.
-    py::gil_scoped_release unlocked;
-    result = tcpuModuleLoadDataEx(&module, source.data(), source.size(),
-                                  static_cast<unsigned>(keys.size()), keys.data(), values.data());
-  }
-  if (result != TCPU_SUCCESS) throwLastError(result, "compile_kernel('" + name + "')");
-  module_.reset(module);
+Kernel::Kernel(tcpuModule module, const std::string& name, const std::string& context)
+    : name_(name), module_(module) {
   if (tcpuResult found = tcpuModuleGetFunction(&function_, module, name.c_str());
       found != TCPU_SUCCESS)
-    throwLastError(found, "compile_kernel('" + name + "')");
+    throwLastError(found, context);
   unsigned count = 0;
   if (tcpuResult counted = tcpuFuncGetParamCount(&count, function_); counted != TCPU_SUCCESS)
-    throwLastError(counted, "compile_kernel('" + name + "')");
+    throwLastError(counted, context);
   params_.resize(count);
   for (unsigned i = 0; i < count; ++i)
     if (tcpuResult info = tcpuFuncGetParamInfo(&params_[i], function_, i); info != TCPU_SUCCESS)
-      throwLastError(info, "compile_kernel('" + name + "')");
+      throwLastError(info, context);
 }
 
 const std::vector<ArgCode>& Kernel::codesFor(py::handle codes) {

@@ -1,10 +1,9 @@
-// _tcpu.Kernel: one kernel compiled from tl C++ source, owning its module, and its launch from
-// Python (arguments converted by codes, then tcpuLaunchKernel).
+// Kernel (of _tcpu and _tcpu_rt): one kernel of a loaded module, owning the module, and its launch
+// from Python (arguments converted by codes, then tcpuLaunchKernel).
 #ifndef TCPU_PYTHON_KERNEL_HPP
 #define TCPU_PYTHON_KERNEL_HPP
 
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,10 +16,9 @@ namespace tcpu::python {
 
 class Kernel {
 public:
-  // Compiles `source` through codegen (in process; cached on disk) and finds kernel `name`.
-  // Raises Error (TCPU_ERROR_INVALID_SOURCE with clang's diagnostics, TCPU_ERROR_NOT_FOUND).
-  Kernel(const std::string& source, const std::string& name, bool fpContract,
-         std::optional<bool> checkBounds);
+  // Takes `module` (unloaded with the kernel, or at once if this throws) and finds its kernel
+  // `name`; raises Error (TCPU_ERROR_NOT_FOUND) naming `context`.
+  Kernel(tcpuModule module, const std::string& name, const std::string& context);
 
   // Runs the grid on this thread's current context and waits for it.
   void launch(pybind11::handle gx, pybind11::handle gy, pybind11::handle gz,

@@ -1,15 +1,19 @@
-// tcpu._tcpu: compiles tl C++ kernel source through codegen, in process, and launches the
-// kernels from Python. The interface is specified in python/README.md ("The launch
-// interface").
+// tcpu._tcpu: compiles tl C++ kernel source through codegen, in process (or into a shared object
+// for _tcpu_rt), and launches the kernels from Python. The interface is specified in
+// python/README.md ("The launch interface").
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "errors.hpp"
 #include "kernel.hpp"
+#include "runtime_bindings.hpp"
 #include "tcpu/codegen.h"
 #include "tcpu/tcpu.h"
 
@@ -17,32 +21,71 @@ namespace py = pybind11;
 using tcpu::python::Kernel;
 using tcpu::python::throwLastError;
 
+namespace {
+
+// The tcpuJitOption list of a compile from Python.
+struct CompileOptions {
+  std::vector<tcpuJitOption> keys;
+  std::vector<void*> values;
+  CompileOptions(bool fpContract, std::optional<bool> checkBounds) {
+    keys.push_back(TCPU_JIT_FP_CONTRACT);
+    values.push_back(reinterpret_cast<void*>(uintptr_t{fpContract ? 1u : 0u}));
+    if (checkBounds) { // else TCPU_CHECK in the environment decides
+      keys.push_back(TCPU_JIT_CHECK_BOUNDS);
+      values.push_back(reinterpret_cast<void*>(uintptr_t{*checkBounds ? 1u : 0u}));
+    }
+  }
+  unsigned count() const { return static_cast<unsigned>(keys.size()); }
+};
+
+std::unique_ptr<Kernel> compileKernel(const std::string& source, const std::string& name,
+                                      bool fpContract, std::optional<bool> checkBounds) {
+  CompileOptions options(fpContract, checkBounds);
+  tcpuModule module = nullptr;
+  tcpuResult result = TCPU_SUCCESS;
+  {
+    // Compiles take 0.1 s to seconds; other Python threads run meanwhile.
+    py::gil_scoped_release unlocked;
+    result = tcpuModuleLoadDataEx(&module, source.data(), source.size(), options.count(),
+                                  options.keys.data(), options.values.data());
+  }
+  const std::string context = "compile_kernel('" + name + "')";
+  if (result != TCPU_SUCCESS) throwLastError(result, context);
+  return std::make_unique<Kernel>(module, name, context);
+}
+
+void writeLibrary(const std::string& source, const std::string& path, bool fpContract,
+                  std::optional<bool> checkBounds) {
+  CompileOptions options(fpContract, checkBounds);
+  tcpuResult result = TCPU_SUCCESS;
+  {
+    py::gil_scoped_release unlocked;
+    result =
+        tcpuCodegenWriteSharedObject(source.data(), source.size(), path.c_str(), options.count(),
+                                     options.keys.data(), options.values.data());
+  }
+  if (result != TCPU_SUCCESS) throwLastError(result, "write_library('" + path + "')");
+}
+
+} // namespace
+
 PYBIND11_MODULE(_tcpu, module) {
   module.doc() = "tcpu's runtime and in-process compiler: compile tl C++ kernel source, launch it";
-  tcpu::python::registerExceptions(module);
-  if (tcpuResult result = tcpuInit(0); result != TCPU_SUCCESS) throwLastError(result, "tcpuInit");
+  // One set of exception classes for both modules: _tcpu_rt's.
+  tcpu::python::shareExceptions(module, py::module_::import("tcpu._tcpu_rt"));
+  tcpu::python::bindRuntime(module);
   // Explicit, so that no linker drops libtcpu_codegen (its load-time registration does the same).
   tcpuCodegenRegister();
 
-  py::class_<Kernel>(module, "Kernel", "A compiled kernel; made by compile_kernel.")
-      .def("launch", &Kernel::launch, py::arg("gx"), py::arg("gy"), py::arg("gz"),
-           py::arg("num_threads"), py::arg("codes"), py::arg("args"),
-           "Runs the kernel over a gx x gy x gz grid and waits for it. codes: one character per "
-           "parameter (P?bhilBHILeEfd); args: a tuple of one value per parameter. num_threads "
-           "0 keeps the runtime's setting.")
-      .def_property_readonly("name", &Kernel::name)
-      .def_property_readonly("num_params", &Kernel::numParams);
-
-  module.def(
-      "compile_kernel",
-      [](const std::string& source, const std::string& name, bool fpContract,
-         std::optional<bool> checkBounds) {
-        return std::make_unique<Kernel>(source, name, fpContract, checkBounds);
-      },
-      py::arg("source"), py::arg("name"), py::kw_only(), py::arg("fp_contract") = true,
-      py::arg("check_bounds") = py::none(),
-      "Compiles tl C++ source (which includes \"tcpu/tl.h\") and returns its kernel `name`. "
-      "check_bounds None: TCPU_CHECK in the environment decides.");
+  module.def("compile_kernel", &compileKernel, py::arg("source"), py::arg("name"), py::kw_only(),
+             py::arg("fp_contract") = true, py::arg("check_bounds") = py::none(),
+             "Compiles tl C++ source (which includes \"tcpu/tl.h\") and returns its kernel `name`, "
+             "linked in process. check_bounds None: TCPU_CHECK in the environment decides.");
+  module.def("write_library", &writeLibrary, py::arg("source"), py::arg("path"), py::kw_only(),
+             py::arg("fp_contract") = true, py::arg("check_bounds") = py::none(),
+             "Compiles tl C++ source into a shared object at `path` (atomically) that "
+             "_tcpu_rt.load_library loads without LLVM. Error TCPU_ERROR_NOT_SUPPORTED where "
+             "there is no ELF linker (ld.lld).");
 
   module.def(
       "host_target",
@@ -54,31 +97,4 @@ PYBIND11_MODULE(_tcpu, module) {
         return std::make_pair(std::string(cpu), std::string(features));
       },
       "(LLVM CPU name, feature string) of the host, as codegen compiles for it.");
-
-  module.def(
-      "version",
-      [] {
-        return std::to_string(TCPU_VERSION_MAJOR) + "." + std::to_string(TCPU_VERSION_MINOR) + "." +
-               std::to_string(TCPU_VERSION_PATCH);
-      },
-      "tcpu's version, \"major.minor.patch\".");
-
-  module.def(
-      "set_num_threads",
-      [](int threads) {
-        if (tcpuResult result = tcpuSetNumThreads(threads); result != TCPU_SUCCESS)
-          throwLastError(result, "set_num_threads");
-      },
-      py::arg("num_threads"),
-      "Worker threads of later launches; 0 restores the default (TCPU_NUM_THREADS, "
-      "OMP_NUM_THREADS, else all cores).");
-  module.def(
-      "get_num_threads",
-      [] {
-        int threads = 0;
-        if (tcpuResult result = tcpuGetNumThreads(&threads); result != TCPU_SUCCESS)
-          throwLastError(result, "get_num_threads");
-        return threads;
-      },
-      "Worker threads a launch uses now.");
 }

@@ -61,8 +61,10 @@ def test_target_is_the_cpu(active):
     assert active.get_current_target() is target
 
 
-def test_nothing_needs_the_extension(active, monkeypatch):
+def test_nothing_needs_the_extension(active, monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "tcpu._tcpu", None)  # makes `from tcpu import _tcpu` fail
+    # An empty cache: no CPU name kept there from an earlier process (disk_cache.host_llvm_cpu).
+    monkeypatch.setenv("TCPU_CACHE_DIR", str(tmp_path))
     import tcpu  # ...also when another test imported it first (the package holds it then)
     monkeypatch.delattr(tcpu, "_tcpu", raising=False)
     assert active.get_current_target().arch == platform.machine()

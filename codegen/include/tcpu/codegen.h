@@ -32,6 +32,16 @@ TCPU_API const char* tcpuCodegenSleefVersion(void);
  * process. TCPU_ERROR_NOT_SUPPORTED where LLVM cannot describe the host. */
 TCPU_API tcpuResult tcpuCodegenHostTarget(const char** cpu, const char** features);
 
+/* Compiles `size` bytes of LLVM IR or C++ kernel source, with tcpuModuleLoadDataEx's options, into
+ * a shared object at `path` that tcpuModuleLoad loads without codegen: its kernels are exported as
+ * tcpu/kernel.hpp's descriptors, and it needs the SLEEF library and the runtime this process uses
+ * (run paths to their directories). Written atomically (a temporary beside `path`, then a rename),
+ * so concurrent writers of one path are safe. Links with ld.lld; ELF platforms only: elsewhere, or
+ * without ld.lld, TCPU_ERROR_NOT_SUPPORTED. Needs no tcpuInit. */
+TCPU_API tcpuResult tcpuCodegenWriteSharedObject(const void* image, size_t size, const char* path,
+                                                 unsigned int numOptions, tcpuJitOption* options,
+                                                 void** optionValues);
+
 #ifdef __cplusplus
 }
 #endif

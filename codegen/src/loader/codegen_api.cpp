@@ -1,10 +1,13 @@
 // The C entry points of libtcpu_codegen, and its registration at load time.
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <llvm/Config/llvm-config.h>
 
 #include "loader/ir_module_loader.hpp"
+#include "loader/shared_library_writer.hpp"
 #include "target/target.hpp"
 #include "tcpu/codegen.h"
 
@@ -36,6 +39,32 @@ tcpuResult tcpuCodegenHostTarget(const char** cpu, const char** features) {
   *cpu = host->cpu.c_str();
   *features = host->features.c_str();
   return TCPU_SUCCESS;
+}
+
+tcpuResult tcpuCodegenWriteSharedObject(const void* image, size_t size, const char* path,
+                                        unsigned int numOptions, tcpuJitOption* options,
+                                        void** optionValues) {
+  using tcpu::Status;
+  const auto failed = [](const std::string& message) {
+    return tcpu::reportStatus(
+        Status(TCPU_ERROR_INVALID_VALUE, "tcpuCodegenWriteSharedObject: " + message));
+  };
+  if (!image || size == 0) return failed(!image ? "image is NULL" : "size is 0");
+  if (!path || !*path) return failed("path is NULL or empty");
+  tcpu::Expected<std::vector<tcpu::JitOption>> collected =
+      tcpu::collectJitOptions(numOptions, options, optionValues);
+  if (!collected) return failed(collected.status().message());
+  try {
+    const Status written = tcpu::codegen::writeSharedLibrary(
+        {static_cast<const std::byte*>(image), size}, *collected, path);
+    if (written.ok()) return TCPU_SUCCESS;
+    return tcpu::reportStatus(
+        Status(written.code(), "tcpuCodegenWriteSharedObject: " + written.message()));
+  } catch (const std::exception& e) {
+    return tcpu::reportStatus(
+        Status(TCPU_ERROR_UNKNOWN,
+               std::string("tcpuCodegenWriteSharedObject: internal error: ") + e.what()));
+  }
 }
 
 } // extern "C"

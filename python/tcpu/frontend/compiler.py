@@ -10,16 +10,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..triton.language import core as tl
 from . import cpp
-from .emitter import Emitter
 from .errors import CompilationError, InternalError
-from .lower import Lowerer
-from .ops.descriptors import TensorDescriptor
 from .specialize import CODES
 from .values import Value
+
+if TYPE_CHECKING:
+    from .ops.descriptors import TensorDescriptor
 
 
 @dataclass
@@ -81,6 +81,7 @@ class CompiledKernel:
 def _descriptor_params(name: str, index: int, kind: tuple[Any, ...]
                        ) -> tuple[TensorDescriptor, list[Param]]:
     """A host TensorDescriptor argument: its base, sizes and strides as run-time values."""
+    from .ops.descriptors import TensorDescriptor
     _, dtype, block_shape, padding = kind
     rank = len(block_shape)
     pointer = tl.pointer_type(tl.DTYPES_BY_NAME[dtype])
@@ -114,8 +115,13 @@ def _param_value(name: str, kind: tuple[Any, ...]) -> tuple[Any, tl.dtype | None
 
 
 def generate(jit: Any, key_kinds: list[tuple[Any, ...]], constexprs: dict[str, Any],
-             debug: bool, all_mutable: bool) -> tuple[str, str, list[Param], Lowerer]:
-    """The C++ source of one specialization, its kernel name and run-time parameters."""
+             debug: bool, all_mutable: bool, reads: Any = None
+             ) -> tuple[str, str, list[Param], Any]:
+    """The C++ source of one specialization, its kernel name and run-time parameters;
+    `reads` (a disk_cache.Reads), if given, learns the globals the lowering reads."""
+    # Imported here: a process whose kernels all come from the disk cache never lowers.
+    from .emitter import Emitter
+    from .lower import Lowerer
     source = jit.source()
     names = jit.arg_names
     bindings: dict[str, Any] = {}
@@ -135,6 +141,7 @@ def generate(jit: Any, key_kinds: list[tuple[Any, ...]], constexprs: dict[str, A
     emitter = Emitter()
     emitter.depth = 2
     lowerer = Lowerer(emitter, debug, type(jit))
+    lowerer.reads = reads
     lowerer.pointer_params = {p.name: p.dtype for p in params if p.dtype.is_ptr()}
     # The specialization's hints, as Triton's: ints divisible by 16, pointers 16-byte aligned.
     for p in params:
@@ -174,10 +181,56 @@ def generate(jit: Any, key_kinds: list[tuple[Any, ...]], constexprs: dict[str, A
     return text, kernel, params, lowerer
 
 
+def _param_record(p: Param) -> dict[str, Any]:
+    dtype = f"*{p.dtype.element_ty.name}" if p.dtype.is_ptr() else p.dtype.name
+    return {"name": p.name, "index": p.index, "dtype": dtype, "readonly": p.readonly,
+            "component": p.component}
+
+
+def _param_from_record(r: dict[str, Any]) -> Param:
+    name = r["dtype"]
+    dtype = (tl.pointer_type(tl.DTYPES_BY_NAME[name[1:]]) if name.startswith("*")
+             else tl.DTYPES_BY_NAME[name])
+    return Param(r["name"], r["index"], dtype, r["readonly"], r["component"])
+
+
+def load_cached(jit: Any, key_kinds: list[tuple[Any, ...]], debug: bool, all_mutable: bool,
+                fp_contract: bool = True) -> tuple[CompiledKernel | None, str | None]:
+    """The specialization from the disk cache (no lowering, no LLVM), and the entry's name
+    (None when this specialization cannot be kept on disk)."""
+    from . import disk_cache
+    if disk_cache.directory() is None:
+        return None, None
+    name = disk_cache.key(jit, key_kinds, debug, all_mutable, fp_contract, _check_bounds())
+    if name is None:
+        return None, None
+    found = disk_cache.load(name, jit, key_kinds)
+    if found is None:
+        return None, name
+    handle, meta = found
+    params = [_param_from_record(r) for r in meta["params"]]
+    return CompiledKernel(name=meta["name"], source=meta["source"], params=params,
+                          codes=meta["codes"], handle=handle, asserts=meta["asserts"]), name
+
+
+def _check_bounds() -> bool:
+    """TCPU_CHECK, read as codegen reads it (here, because it is part of the key)."""
+    value = os.environ.get("TCPU_CHECK", "")
+    if value in ("", "none"):
+        return False
+    if value == "bounds":
+        return True
+    raise ValueError(f"TCPU_CHECK={value} is not a check: use 'bounds' or 'none'")
+
+
 def compile_specialization(jit: Any, key_kinds: list[tuple[Any, ...]], constexprs: dict[str, Any],
-                           debug: bool, all_mutable: bool, fp_contract: bool = True
-                           ) -> CompiledKernel:
-    text, name, params, lowerer = generate(jit, key_kinds, constexprs, debug, all_mutable)
+                           debug: bool, all_mutable: bool, fp_contract: bool = True,
+                           cache_name: str | None = None) -> CompiledKernel:
+    """Lowers and compiles one specialization; with `cache_name` (load_cached's), keeps it in
+    the disk cache too."""
+    from . import disk_cache
+    reads = disk_cache.Reads(type(jit)) if cache_name else None
+    text, name, params, lowerer = generate(jit, key_kinds, constexprs, debug, all_mutable, reads)
     codes = "".join("P" if p.dtype.is_ptr() else CODES[p.dtype.name] for p in params)
     from .. import _tcpu
     dump = os.environ.get("TCPU_DUMP_PYTHON_SOURCE")
@@ -185,8 +238,14 @@ def compile_specialization(jit: Any, key_kinds: list[tuple[Any, ...]], constexpr
         os.makedirs(dump, exist_ok=True)
         with open(os.path.join(dump, f"{name}.cpp"), "w") as f:
             f.write(text)
+    handle = None
     try:
-        handle = _tcpu.compile_kernel(text, name, fp_contract=fp_contract)
+        if cache_name and reads is not None and reads.cacheable:
+            meta = {"name": name, "source": text, "codes": codes, "asserts": lowerer.saw_assert,
+                    "params": [_param_record(p) for p in params], "reads": reads.by_function}
+            handle = disk_cache.store(cache_name, text, meta, fp_contract, _check_bounds())
+        if handle is None:
+            handle = _tcpu.compile_kernel(text, name, fp_contract=fp_contract)
     except _tcpu.Error as e:
         raise InternalError(
             f"tcpu generated C++ that clang rejected for kernel '{name}' (a bug in tcpu, please "
@@ -196,4 +255,5 @@ def compile_specialization(jit: Any, key_kinds: list[tuple[Any, ...]], constexpr
                           asserts=lowerer.saw_assert)
 
 
-__all__ = ["CompiledKernel", "CompilationError", "compile_specialization", "generate"]
+__all__ = ["CompiledKernel", "CompilationError", "compile_specialization", "generate",
+           "load_cached"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .compiler import CompiledKernel, compile_specialization
+from .compiler import CompiledKernel, compile_specialization, load_cached
 from .foreign import to_tcpu
 from .specialize import ArgumentError, arg_key, int_kind, pointer_of
 
@@ -222,8 +222,11 @@ def _hashable(v: Any) -> bool:
 
 def _compile(jit: Any, key: Any, kinds: list[Any], debug: bool, all_mutable: bool
              ) -> CompiledKernel:
-    constexprs = {n: k[1] for n, k in zip(jit.arg_names, kinds) if k[0] == "c"}
-    kernel = compile_specialization(jit, kinds, constexprs, debug, all_mutable=all_mutable)
+    kernel, cache_name = load_cached(jit, kinds, debug, all_mutable)
+    if kernel is None:
+        constexprs = {n: k[1] for n, k in zip(jit.arg_names, kinds) if k[0] == "c"}
+        kernel = compile_specialization(jit, kinds, constexprs, debug, all_mutable=all_mutable,
+                                        cache_name=cache_name)
     jit._kernels[key] = kernel
     # Whether the function asserts at all (its source, helpers included, decides it): once
     # known not to, launches no longer look at TRITON_DEBUG.

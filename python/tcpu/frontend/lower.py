@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import types
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -100,6 +101,7 @@ class Lowerer:
         self._last_line: tuple[str, int] | None = None
         self._depth = 0
         self._loop_depth: list[int] = []
+        self.reads: Any = None  # a disk_cache.Reads: the globals read, for the disk cache's check
 
     # --- errors and positions -------------------------------------------------------------
     @property
@@ -647,13 +649,15 @@ class Lowerer:
         if name in frame.scope:
             return frame.scope[name]
         if name in frame.globals:
-            return self._global(name, frame.globals[name], node)
+            value = frame.globals[name]
+            if self.reads is not None:
+                self.reads.record(frame.source.fn, name, value)
+            return self._global(name, value, node)
         if hasattr(builtins, name):
             return getattr(builtins, name)
         raise self.error(node, f"name '{name}' is not defined")
 
     def _global(self, name: str, value: Any, node: ast.AST) -> Any:
-        import types
         value = to_tcpu(value)  # a kernel of a real Triton's module: its objects as tcpu's
         if isinstance(value, tlc.constexpr):
             return value.value
@@ -840,7 +844,11 @@ class Lowerer:
                 return getattr(base, attr)
             raise self.error(node, f"a tensor descriptor has no attribute '{attr}' on the CPU")
         try:
-            return to_tcpu(getattr(base, attr))
+            value = getattr(base, attr)
+            if (self.reads is not None and isinstance(base, types.ModuleType)
+                    and not base.__name__.startswith(("tcpu.", "triton"))):
+                self.reads.record(self.frame.source.fn, f"module:{base.__name__}.{attr}", value)
+            return to_tcpu(value)
         except AttributeError:
             raise self.error(node, f"{self.describe(base)} has no attribute '{attr}'") from None
 

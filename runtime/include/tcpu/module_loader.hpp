@@ -57,6 +57,14 @@ public:
 // Adds a loader, or replaces the one with the same formatName. Thread-safe.
 TCPU_API void registerModuleLoader(std::shared_ptr<const ModuleLoader> loader);
 
+// The options of a *Ex call, their keys checked (TCPU_ERROR_INVALID_VALUE naming the bad one).
+TCPU_API Expected<std::vector<JitOption>>
+collectJitOptions(unsigned int numOptions, tcpuJitOption* options, void** optionValues);
+
+// For libraries that add C entry points of their own (libtcpu_codegen): records a failed
+// `status` as this thread's tcpuGetLastErrorDetail() and returns its code.
+TCPU_API tcpuResult reportStatus(const Status& status);
+
 } // namespace tcpu
 
 #endif // TCPU_MODULE_LOADER_HPP

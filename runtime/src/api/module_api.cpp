@@ -32,25 +32,6 @@ Expected<std::vector<std::byte>> readFile(const std::string& path) {
   return bytes;
 }
 
-// Checks the option keys and gathers them for the loader.
-Expected<std::vector<JitOption>> collectOptions(unsigned int numOptions, tcpuJitOption* options,
-                                                void** optionValues) {
-  std::vector<JitOption> collected;
-  if (numOptions == 0) return collected;
-  if (!options || !optionValues)
-    return Status(TCPU_ERROR_INVALID_VALUE,
-                  concat("numOptions=", numOptions, " but ", !options ? "options" : "optionValues",
-                         " is NULL"));
-  for (unsigned int i = 0; i < numOptions; ++i) {
-    if (options[i] < TCPU_JIT_KERNEL_NAME || options[i] > TCPU_JIT_CHECK_BOUNDS)
-      return Status(
-          TCPU_ERROR_INVALID_VALUE,
-          concat("options[", i, "]=", static_cast<int>(options[i]), " is not a tcpuJitOption"));
-    collected.push_back({options[i], optionValues[i]});
-  }
-  return collected;
-}
-
 tcpuModule publishModule(std::string origin, std::unique_ptr<LoadedModule> image,
                          std::shared_ptr<CudaContext> cuda = nullptr) {
   auto object = std::make_shared<Module>();
@@ -112,6 +93,24 @@ Status checkDescriptor(const tcpuKernelDesc& desc, const std::string& name, cons
 
 } // namespace
 
+Expected<std::vector<JitOption>>
+tcpu::collectJitOptions(unsigned int numOptions, tcpuJitOption* options, void** optionValues) {
+  std::vector<JitOption> collected;
+  if (numOptions == 0) return collected;
+  if (!options || !optionValues)
+    return Status(TCPU_ERROR_INVALID_VALUE,
+                  concat("numOptions=", numOptions, " but ", !options ? "options" : "optionValues",
+                         " is NULL"));
+  for (unsigned int i = 0; i < numOptions; ++i) {
+    if (options[i] < TCPU_JIT_KERNEL_NAME || options[i] > TCPU_JIT_CHECK_BOUNDS)
+      return Status(
+          TCPU_ERROR_INVALID_VALUE,
+          concat("options[", i, "]=", static_cast<int>(options[i]), " is not a tcpuJitOption"));
+    collected.push_back({options[i], optionValues[i]});
+  }
+  return collected;
+}
+
 extern "C" {
 
 tcpuResult tcpuModuleLoadEx(tcpuModule* module, const char* fname, unsigned int numOptions,
@@ -119,7 +118,7 @@ tcpuResult tcpuModuleLoadEx(tcpuModule* module, const char* fname, unsigned int 
   return initializedApi("tcpuModuleLoad", [&] {
     if (!module) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoad: module is NULL");
     if (!fname) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoad: fname is NULL");
-    auto collected = collectOptions(numOptions, options, optionValues);
+    auto collected = collectJitOptions(numOptions, options, optionValues);
     if (!collected)
       return fail(collected.status().code(), "tcpuModuleLoad: ", collected.status().message());
     auto bytes = readFile(fname);
@@ -139,7 +138,7 @@ tcpuResult tcpuModuleLoadDataEx(tcpuModule* module, const void* image, size_t si
     if (!module) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadData: module is NULL");
     if (!image) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadData: image is NULL");
     if (size == 0) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadData: size is 0");
-    auto collected = collectOptions(numOptions, options, optionValues);
+    auto collected = collectJitOptions(numOptions, options, optionValues);
     if (!collected)
       return fail(collected.status().code(), "tcpuModuleLoadData: ", collected.status().message());
     return loadModule(

@@ -1,5 +1,7 @@
 #include "state/error.hpp"
 
+#include "tcpu/module_loader.hpp"
+
 #include <string>
 
 namespace tcpu::detail {
@@ -70,6 +72,10 @@ tcpuResult report(const Status& status) {
 }
 
 } // namespace tcpu::detail
+
+tcpuResult tcpu::reportStatus(const Status& status) {
+  return detail::report(status);
+}
 
 using namespace tcpu::detail;
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import os
-import platform
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -206,10 +205,12 @@ class CPUDriver:
     def get_current_target(self) -> GPUTarget:
         if self._target is None:
             try:
-                from tcpu import _tcpu
+                from tcpu.frontend.disk_cache import host_llvm_cpu
 
-                arch = _tcpu.host_target()[0]  # LLVM's name for this CPU, e.g. "znver4"
+                arch = host_llvm_cpu()  # LLVM's name for this CPU, e.g. "znver4"
             except Exception:  # no extension (yet): still answer, with the ISA's name
+                import platform
+
                 arch = platform.machine()
             self._target = GPUTarget(backend="cpu", arch=arch, warp_size=1)
         return self._target

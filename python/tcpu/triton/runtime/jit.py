@@ -3,8 +3,8 @@ specialization they need and launches it over the grid through the extension.
 
 Decorating costs nothing: the source is read and compiled at the first launch. Compiled
 specializations are kept per process in a dict keyed like Triton's (specialize.py);
-across processes codegen's disk cache holds the objects, keyed by the generated source,
-so a warm process never runs clang."""
+across processes the front end's disk cache holds them as shared objects
+(frontend/disk_cache.py), so a warm process neither lowers nor loads LLVM."""
 
 from __future__ import annotations
 

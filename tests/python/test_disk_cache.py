@@ -1,0 +1,122 @@
+"""The front end's disk cache (python/tcpu/frontend/disk_cache.py): a process whose kernels were
+compiled before loads them without lowering or LLVM, and any change to what a kernel reads at
+compile time (its source, a helper's, a constexpr global) compiles it again.
+
+Each run is a fresh process over its own cache directory, as users' processes are."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+HELPERS = textwrap.dedent("""
+    import tcpu.triton as triton
+    import tcpu.triton.language as tl
+
+    SCALE = tl.constexpr({scale})
+
+    @triton.jit
+    def scaled(x):
+        return x * SCALE
+""")
+
+KERNEL = textwrap.dedent("""
+    import sys
+    import numpy as np
+    import tcpu.triton as triton
+    import tcpu.triton.language as tl
+    import helpers
+
+    @triton.jit
+    def kernel(a, b, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(b + offs, helpers.scaled(tl.load(a + offs, mask=m)){extra}, mask=m)
+
+    a = np.arange(3000, dtype=np.float32)
+    b = np.zeros_like(a)
+    kernel[(3,)](a, b, 3000, BLOCK=1024)
+    print(float(b[7]), "tcpu._tcpu" in sys.modules)
+""")
+
+
+def run(tmp_path: Path, scale: float = 2.0, extra: str = "", **env_extra: str) -> tuple[float, bool]:
+    """Runs the kernel in a new process: (b[7], whether the compiler was loaded)."""
+    (tmp_path / "helpers.py").write_text(HELPERS.format(scale=scale))
+    (tmp_path / "main.py").write_text(KERNEL.format(extra=extra))
+    env = dict(os.environ, TCPU_CACHE_DIR=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1",
+               **env_extra)
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
+    out = subprocess.run([sys.executable, str(tmp_path / "main.py")], capture_output=True,
+                         text=True, env=env, cwd=tmp_path, timeout=300)
+    assert out.returncode == 0, out.stderr
+    value, compiled = out.stdout.split()
+    return float(value), compiled == "True"
+
+
+def entries(tmp_path: Path) -> list[Path]:
+    return sorted((tmp_path / "cache" / "python").glob("*/*.json"))
+
+
+def test_a_warm_process_loads_no_compiler(tmp_path):
+    assert run(tmp_path) == (14.0, True)
+    assert len(entries(tmp_path)) == 1
+    assert run(tmp_path) == (14.0, False)  # neither clang nor LLVM: _tcpu never imported
+
+
+def test_a_changed_constexpr_global_of_a_helper_compiles_again(tmp_path):
+    assert run(tmp_path, scale=2.0) == (14.0, True)
+    assert run(tmp_path, scale=3.0) == (21.0, True)
+    assert run(tmp_path, scale=3.0) == (21.0, False)
+    assert run(tmp_path, scale=2.0) == (14.0, False)  # both entries kept
+    assert len(entries(tmp_path)) == 2
+
+
+def test_a_changed_kernel_body_compiles_again(tmp_path):
+    assert run(tmp_path) == (14.0, True)
+    assert run(tmp_path, extra=" + 1.0") == (15.0, True)
+    assert run(tmp_path, extra=" + 1.0") == (15.0, False)
+
+
+def test_a_damaged_entry_is_compiled_again(tmp_path):
+    run(tmp_path)
+    (entry,) = entries(tmp_path)
+    entry.write_text("{not json")
+    assert run(tmp_path) == (14.0, True)
+    json.loads(entry.read_text())  # written anew, whole
+    assert run(tmp_path) == (14.0, False)
+
+
+def test_a_recorded_read_that_changed_meaning_misses(tmp_path):
+    """An entry whose recorded globals no longer match (edited here by hand) is not used."""
+    run(tmp_path)
+    (entry,) = entries(tmp_path)
+    meta = json.loads(entry.read_text())
+    reads = [r for r in meta["reads"].values() if "SCALE" in r]
+    assert reads and reads[0]["SCALE"] == "float:2.0"
+    reads[0]["SCALE"] = "float:5.0"
+    entry.write_text(json.dumps(meta))
+    assert run(tmp_path) == (14.0, True)
+
+
+@pytest.mark.parametrize("env", [{"TCPU_PYTHON_CACHE": "0"}, {"TCPU_CACHE_DISABLE": "1"}])
+def test_off_switches(tmp_path, env):
+    assert run(tmp_path, **env) == (14.0, True)
+    assert run(tmp_path, **env) == (14.0, True)
+    assert entries(tmp_path) == []
+
+
+def test_the_driver_names_the_cpu_without_loading_the_compiler(tmp_path):
+    script = ("import sys, tcpu.triton as triton\n"
+              "t = triton.runtime.driver.active.get_current_target()\n"
+              "print(t.arch, 'tcpu._tcpu' in sys.modules)\n")
+    env = dict(os.environ, TCPU_CACHE_DIR=str(tmp_path / "cache"))
+    first, second = (subprocess.run([sys.executable, "-c", script], capture_output=True,
+                                    text=True, env=env, timeout=120).stdout.split()
+                     for _ in range(2))
+    assert first[0] == second[0] and first[0]
+    assert (first[1], second[1]) == ("True", "False")
