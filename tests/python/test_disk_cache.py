@@ -120,3 +120,19 @@ def test_the_driver_names_the_cpu_without_loading_the_compiler(tmp_path):
                      for _ in range(2))
     assert first[0] == second[0] and first[0]
     assert (first[1], second[1]) == ("True", "False")
+
+
+def test_tcpu_cache_clear_removes_the_compiled_kernels(tmp_path):
+    from conftest import tcpu_cli
+    run(tmp_path)
+    assert entries(tmp_path)
+    listed = subprocess.run([str(tcpu_cli()), "cache", "ls", "--dir", str(tmp_path / "cache")],
+                            capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0, listed.stderr
+    assert "Python kernel, compiled (shared object)" in listed.stdout
+    cleared = subprocess.run([str(tcpu_cli()), "cache", "clear", "--dir",
+                              str(tmp_path / "cache")], capture_output=True, text=True,
+                             timeout=60)
+    assert cleared.returncode == 0, cleared.stderr
+    assert entries(tmp_path) == []
+    assert run(tmp_path) == (14.0, True)

@@ -155,6 +155,46 @@ TEST_F(CacheCommand, EntriesWrittenByALoadAreListedWithTheirKernel) {
   EXPECT_FALSE(contains(list.out, "DAMAGED")) << list.out;
 }
 
+// The Python front end's compiled kernels (python/<key>/<variant>.so and .json, and
+// python/host-<id>.txt; python/tcpu/frontend/disk_cache.py) are listed and cleared too, with their
+// temporaries; other files under python/ are not tcpu's.
+TEST_F(CacheCommand, PythonFrontEndFilesAreListedAndCleared) {
+  const TempDir fresh;
+  const std::filesystem::path python = fresh.path() / "python";
+  const std::filesystem::path entry = python / key('a');
+  const std::string variant(16, 'b');
+  std::filesystem::create_directories(entry);
+  writeText(entry / (variant + ".so"), "a shared object");
+  writeText(entry / (variant + ".json"), "{}");
+  writeText(python / ("host-" + std::string(32, 'c') + ".txt"), "znver4");
+  const std::string stale = variant + ".so.tmp.1.0.42";
+  writeText(entry / stale, "half a link");
+  std::filesystem::last_write_time(entry / stale, std::filesystem::file_time_type::clock::now() -
+                                                      std::chrono::hours(2));
+  writeText(python / "mine.txt", "not tcpu's");
+  std::filesystem::create_directories(python / "notakey");
+  writeText(python / "notakey" / (variant + ".so"), "not in a key directory");
+
+  const test::CliResult list = runTool({"cache", "ls", "--dir", fresh.path().string()});
+  ASSERT_EQ(list.code, kExitSuccess) << list.err;
+  EXPECT_TRUE(contains(list.out, ": 0 entries, 3 Python front-end files, ")) << list.out;
+  EXPECT_TRUE(contains(list.out, concat("  python/", key('a'), "/", variant, ".so  15 B")))
+      << list.out;
+  EXPECT_TRUE(contains(list.out, "Python kernel, compiled (shared object)")) << list.out;
+  EXPECT_TRUE(contains(list.out, "Python kernel: what it was compiled from")) << list.out;
+  EXPECT_TRUE(contains(list.out, "temporary, stale (clear removes it)")) << list.out;
+  EXPECT_FALSE(contains(list.out, "mine.txt") || contains(list.out, "notakey")) << list.out;
+
+  const test::CliResult clear = runTool({"cache", "clear", "--dir", fresh.path().string()});
+  ASSERT_EQ(clear.code, kExitSuccess) << clear.err;
+  EXPECT_TRUE(contains(clear.out, "removed 0 entries, 3 Python front-end files and 1 stale "
+                                  "temporary"))
+      << clear.out;
+  EXPECT_FALSE(std::filesystem::exists(entry)) << "the emptied key directory goes too";
+  EXPECT_TRUE(std::filesystem::exists(python / "mine.txt"));
+  EXPECT_TRUE(std::filesystem::exists(python / "notakey" / (variant + ".so")));
+}
+
 TEST_F(CacheCommand, BadActionsAndDisabledCacheAreUsageErrors) {
   const test::CliResult action = runTool({"cache", "purge"});
   EXPECT_EQ(action.code, kExitUsage);

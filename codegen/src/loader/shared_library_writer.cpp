@@ -4,8 +4,10 @@
 #include <sleef.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <fstream>
 #include <optional>
+#include <random>
 #include <string>
 
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -193,8 +195,10 @@ Status writeSharedLibrary(std::span<const std::byte> image,
   // Linked beside its final name, then renamed: readers see the whole file or none.
   std::error_code error;
   std::filesystem::create_directories(path.parent_path(), error);
+  // "<name>.tmp.<pid>.<n>.<random>", the cache's temporaries (`tcpu cache clear` knows them).
+  static std::atomic<uint64_t> written{0};
   const std::filesystem::path temporary =
-      concat(path.string(), ".tmp.", getpid(), ".", reinterpret_cast<uintptr_t>(&request));
+      concat(path.string(), ".tmp.", getpid(), ".", written++, ".", std::random_device{}());
   if (Status linked = linkSharedObject(compiled->object, temporary); !linked.ok()) {
     std::filesystem::remove(temporary, error);
     return linked;

@@ -270,7 +270,8 @@ def load(name: str, jit: Any, kinds: list[tuple[Any, ...]]) -> tuple[Any, dict[s
 
 def _write_atomically(path: Path, data: bytes) -> None:
     # (Not tempfile: importing it costs a warm process milliseconds.)
-    temporary = f"{path}.tmp.{os.getpid()}.{os.urandom(6).hex()}"
+    # "<name>.tmp.<pid>.<n>.<random>", the cache's temporaries (`tcpu cache clear` knows them).
+    temporary = f"{path}.tmp.{os.getpid()}.0.{int.from_bytes(os.urandom(4), 'little')}"
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         with os.fdopen(fd, "wb") as f:

@@ -20,9 +20,10 @@ const CommandSpec kSpec{
     "list or clear the compiled-kernel cache",
     "ls lists each entry: its file, size, modification time and the kernels compiled into\n"
     "it; an entry that cannot be read back is flagged DAMAGED (tcpu recompiles it). clear\n"
-    "removes the entries (*.tcpuobj) and temporaries of writes that were cut off; nothing\n"
-    "else in the directory. The directory is TCPU_CACHE_DIR, else $XDG_CACHE_HOME/tcpu,\n"
-    "else ~/.cache/tcpu.",
+    "removes the entries (*.tcpuobj), tl's precompiled headers (*.tcpupch), the Python\n"
+    "front end's compiled kernels (python/) and temporaries of writes that were cut off;\n"
+    "nothing else in the directory. The directory is TCPU_CACHE_DIR, else\n"
+    "$XDG_CACHE_HOME/tcpu, else ~/.cache/tcpu.",
     {{"dir", "DIR", "the cache directory to use instead of the environment's"}},
     1,
     1};
@@ -42,6 +43,12 @@ std::string describeContents(const CacheFile& file) {
                                   : concat("temporary, being written by process ", file.writerPid);
   if (file.kind == CacheFile::Kind::PrecompiledHeader)
     return "precompiled tl header (clang's; rebuilt when missing)";
+  if (file.kind == CacheFile::Kind::FrontEnd) {
+    const std::string name = file.path.filename().string();
+    if (name.ends_with(".so")) return "Python kernel, compiled (shared object)";
+    if (name.starts_with("host-")) return "the host CPU's name for the Python front end";
+    return "Python kernel: what it was compiled from (checked at each load)";
+  }
   std::ifstream in(file.path, std::ios::binary);
   if (!in) return "DAMAGED (cannot be read)";
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -56,11 +63,13 @@ std::string describeContents(const CacheFile& file) {
 int list(const std::filesystem::path& directory, Console console) {
   Expected<std::vector<CacheFile>> files = listCacheFiles(directory);
   if (!files) return reportFailure(console, "cache", files.status(), kExitInputOutput);
-  std::size_t entries = 0, headers = 0;
+  std::size_t entries = 0, headers = 0, frontEnd = 0;
   uint64_t bytes = 0;
   for (const CacheFile& file : *files)
     if (file.kind != CacheFile::Kind::Temporary) {
-      ++(file.kind == CacheFile::Kind::Entry ? entries : headers);
+      ++(file.kind == CacheFile::Kind::Entry               ? entries
+         : file.kind == CacheFile::Kind::PrecompiledHeader ? headers
+                                                           : frontEnd);
       bytes += file.size;
     }
   std::error_code error;
@@ -69,11 +78,14 @@ int list(const std::filesystem::path& directory, Console console) {
               << (entries == 1 ? " entry, " : " entries, ");
   if (headers > 0)
     console.out << headers << (headers == 1 ? " precompiled header, " : " precompiled headers, ");
+  if (frontEnd > 0)
+    console.out << frontEnd
+                << (frontEnd == 1 ? " Python front-end file, " : " Python front-end files, ");
   console.out << formatSize(bytes) << "\n";
   for (const CacheFile& file : *files) {
     std::string size = formatSize(file.size);
     size.resize(std::max<std::size_t>(size.size(), 9), ' ');
-    console.out << "  " << file.path.filename().string() << "  " << size << "  "
+    console.out << "  " << file.path.lexically_relative(directory).string() << "  " << size << "  "
                 << formatTime(file.modified) << "  " << describeContents(file) << "\n";
   }
   return kExitSuccess;
@@ -87,7 +99,7 @@ int clear(const std::filesystem::path& directory, Console console) {
   }
   Expected<std::vector<CacheFile>> files = listCacheFiles(directory);
   if (!files) return reportFailure(console, "cache", files.status(), kExitInputOutput);
-  std::size_t entries = 0, headers = 0, temporaries = 0, kept = 0;
+  std::size_t entries = 0, headers = 0, frontEnd = 0, temporaries = 0, kept = 0;
   uint64_t bytes = 0;
   for (const CacheFile& file : *files) {
     const bool temporary = file.kind == CacheFile::Kind::Temporary;
@@ -99,10 +111,14 @@ int clear(const std::filesystem::path& directory, Console console) {
       return reportFailure(console, "cache",
                            concat("cannot remove '", file.path.string(), "': ", error.message()),
                            kExitInputOutput);
-    ++(temporary ? temporaries : file.kind == CacheFile::Kind::Entry ? entries : headers);
+    ++(temporary                                         ? temporaries
+       : file.kind == CacheFile::Kind::Entry             ? entries
+       : file.kind == CacheFile::Kind::PrecompiledHeader ? headers
+                                                         : frontEnd);
     bytes += file.size;
   }
-  if (entries + headers + temporaries == 0) {
+  removeEmptyFrontEndDirectories(directory);
+  if (entries + headers + frontEnd + temporaries == 0) {
     console.out << "cache " << directory.string() << ": nothing to clear";
   } else {
     console.out << "cache " << directory.string() << ": removed " << entries
@@ -110,6 +126,9 @@ int clear(const std::filesystem::path& directory, Console console) {
     if (headers > 0)
       console.out << ", " << headers
                   << (headers == 1 ? " precompiled header" : " precompiled headers");
+    if (frontEnd > 0)
+      console.out << ", " << frontEnd
+                  << (frontEnd == 1 ? " Python front-end file" : " Python front-end files");
     console.out << " and " << temporaries
                 << (temporaries == 1 ? " stale temporary" : " stale temporaries") << " ("
                 << formatSize(bytes) << ")";

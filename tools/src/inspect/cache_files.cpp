@@ -16,10 +16,14 @@ namespace {
 constexpr std::size_t kKeyLength = 64; // hex SHA-256, as cacheKey makes it
 constexpr std::time_t kStaleSeconds = 60 * 60;
 
-bool isKey(std::string_view text) {
-  return text.size() == kKeyLength && std::all_of(text.begin(), text.end(), [](char c) {
+bool isHex(std::string_view text, std::size_t length) {
+  return text.size() == length && std::all_of(text.begin(), text.end(), [](char c) {
            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
          });
+}
+
+bool isKey(std::string_view text) {
+  return isHex(text, kKeyLength); // hex SHA-256, as cacheKey makes it
 }
 
 bool isNumber(std::string_view text) {
@@ -27,12 +31,13 @@ bool isNumber(std::string_view text) {
          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// The writer's pid when `name` is "<key>.tmp.<pid>.<n>.<random>", else nullopt.
-std::optional<long long> temporaryWriter(std::string_view name) {
-  if (name.size() < kKeyLength + 5 || !isKey(name.substr(0, kKeyLength)) ||
-      name.substr(kKeyLength, 5) != ".tmp.")
-    return std::nullopt;
-  std::string_view rest = name.substr(kKeyLength + 5);
+// The writer's pid when `name` is "<stem>.tmp.<pid>.<n>.<random>" for a stem `validStem`
+// accepts, else nullopt.
+std::optional<long long> temporaryWriter(std::string_view name,
+                                         bool (*validStem)(std::string_view)) {
+  const std::size_t marker = name.find(".tmp.");
+  if (marker == std::string_view::npos || !validStem(name.substr(0, marker))) return std::nullopt;
+  std::string_view rest = name.substr(marker + 5);
   std::vector<std::string_view> numbers;
   for (std::size_t dot; (dot = rest.find('.')) != std::string_view::npos;
        rest.remove_prefix(dot + 1))
@@ -43,30 +48,69 @@ std::optional<long long> temporaryWriter(std::string_view name) {
   return std::strtoll(std::string(numbers[0]).c_str(), nullptr, 10);
 }
 
-} // namespace
+// The front end's files (python/tcpu/frontend/disk_cache.py): in python/<key>/, a kernel's
+// "<16 hex>.so" and its "<16 hex>.json"; in python/, "host-<32 hex>.txt".
+bool isVariantFile(std::string_view name) {
+  for (std::string_view suffix : {".so", ".json"})
+    if (name.ends_with(suffix) && isHex(name.substr(0, name.size() - suffix.size()), 16))
+      return true;
+  return false;
+}
+bool isHostFile(std::string_view name) {
+  return name.size() == 5 + 32 + 4 && name.starts_with("host-") && name.ends_with(".txt") &&
+         isHex(name.substr(5, 32), 32);
+}
+bool isFrontEndFile(std::string_view name) {
+  return isVariantFile(name) || isHostFile(name);
+}
 
-Expected<std::vector<CacheFile>> listCacheFiles(const std::filesystem::path& directory) {
-  std::vector<CacheFile> files;
+using Classify = bool (*)(std::string_view name, CacheFile& file);
+
+bool classifyTopLevel(std::string_view name, CacheFile& file) {
+  if (name.ends_with(".tcpuobj")) {
+    file.kind = CacheFile::Kind::Entry;
+  } else if (name.ends_with(".tcpupch")) {
+    file.kind = CacheFile::Kind::PrecompiledHeader;
+  } else if (std::optional<long long> writer = temporaryWriter(name, isKey)) {
+    file.kind = CacheFile::Kind::Temporary;
+    file.writerPid = *writer;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool classifyFrontEnd(std::string_view name, CacheFile& file) {
+  if (isFrontEndFile(name)) {
+    file.kind = CacheFile::Kind::FrontEnd;
+  } else if (std::optional<long long> writer = temporaryWriter(name, isFrontEndFile)) {
+    file.kind = CacheFile::Kind::Temporary;
+    file.writerPid = *writer;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Adds the regular files of `directory` that `classify` takes; with `keyDirectories`, also
+// those of its subdirectories named by a key. Iterated with error codes: the range-for form
+// throws when the directory goes bad midway.
+Status scan(const std::filesystem::path& directory, Classify classify, bool keyDirectories,
+            std::vector<CacheFile>& files) {
   std::error_code error;
-  if (!std::filesystem::exists(directory, error)) return files;
-  // Iterated with error codes: the range-for form throws when the directory goes bad midway.
   std::filesystem::directory_iterator entry(directory, error);
   for (; !error && entry != std::filesystem::directory_iterator(); entry.increment(error)) {
     const std::string name = entry->path().filename().string();
-    CacheFile file;
-    file.path = entry->path();
-    if (name.ends_with(".tcpuobj")) {
-      file.kind = CacheFile::Kind::Entry;
-    } else if (name.ends_with(".tcpupch")) {
-      file.kind = CacheFile::Kind::PrecompiledHeader;
-    } else if (std::optional<long long> writer = temporaryWriter(name)) {
-      file.kind = CacheFile::Kind::Temporary;
-      file.writerPid = *writer;
-    } else {
+    struct stat info{};
+    if (::lstat(entry->path().c_str(), &info) != 0) continue;
+    if (S_ISDIR(info.st_mode)) {
+      if (keyDirectories && isKey(name))
+        if (Status inner = scan(entry->path(), classify, false, files); !inner.ok()) return inner;
       continue;
     }
-    struct stat info{};
-    if (::lstat(file.path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
+    CacheFile file;
+    file.path = entry->path();
+    if (!S_ISREG(info.st_mode) || !classify(name, file)) continue;
     file.size = static_cast<uint64_t>(info.st_size);
     file.modified = info.st_mtime;
     files.push_back(std::move(file));
@@ -74,9 +118,40 @@ Expected<std::vector<CacheFile>> listCacheFiles(const std::filesystem::path& dir
   if (error)
     return Status(TCPU_ERROR_OPERATING_SYSTEM, concat("cannot read cache directory '",
                                                       directory.string(), "': ", error.message()));
+  return {};
+}
+
+} // namespace
+
+Expected<std::vector<CacheFile>> listCacheFiles(const std::filesystem::path& directory) {
+  std::vector<CacheFile> files;
+  std::error_code error;
+  if (!std::filesystem::exists(directory, error)) return files;
+  if (Status status = scan(directory, classifyTopLevel, false, files); !status.ok()) return status;
+  const std::filesystem::path frontEnd = directory / "python";
+  struct stat info{};
+  if (::lstat(frontEnd.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+    if (Status status = scan(frontEnd, classifyFrontEnd, true, files); !status.ok()) return status;
   std::sort(files.begin(), files.end(),
             [](const CacheFile& a, const CacheFile& b) { return a.path < b.path; });
   return files;
+}
+
+void removeEmptyFrontEndDirectories(const std::filesystem::path& directory) {
+  const std::filesystem::path frontEnd = directory / "python";
+  std::error_code error;
+  std::filesystem::directory_iterator entry(frontEnd, error);
+  std::vector<std::filesystem::path> keys;
+  for (; !error && entry != std::filesystem::directory_iterator(); entry.increment(error)) {
+    struct stat info{};
+    if (isKey(entry->path().filename().string()) && ::lstat(entry->path().c_str(), &info) == 0 &&
+        S_ISDIR(info.st_mode))
+      keys.push_back(entry->path());
+  }
+  std::error_code ignored;
+  for (const std::filesystem::path& key : keys)
+    std::filesystem::remove(key, ignored); // only an empty directory goes
+  std::filesystem::remove(frontEnd, ignored);
 }
 
 bool isStaleTemporary(const CacheFile& file) {

@@ -18,8 +18,10 @@ namespace tcpu::cli {
 
 struct CacheFile {
   // Entry: a compiled module (.tcpuobj); PrecompiledHeader: tl.h precompiled for clang
-  // (.tcpupch, rebuilt when missing); Temporary: a write in progress or abandoned.
-  enum class Kind { Entry, PrecompiledHeader, Temporary };
+  // (.tcpupch, rebuilt when missing); FrontEnd: a file of the Python front end's cache
+  // (python/<key>/<variant>.so and .json, python/host-<id>.txt: disk_cache.py); Temporary: a
+  // write in progress or abandoned.
+  enum class Kind { Entry, PrecompiledHeader, FrontEnd, Temporary };
   Kind kind = Kind::Entry;
   std::filesystem::path path;
   uint64_t size = 0;
@@ -27,13 +29,17 @@ struct CacheFile {
   long long writerPid = 0; // temporaries: the process that writes it
 };
 
-// tcpu's files in `directory`, sorted by name; none when it does not exist. Symbolic links are
-// never tcpu's. TCPU_ERROR_OPERATING_SYSTEM when the directory cannot be read.
+// tcpu's files in `directory` and in the front end's python/ below it, sorted by path; none when
+// it does not exist. Symbolic links are never tcpu's. TCPU_ERROR_OPERATING_SYSTEM when the
+// directory cannot be read.
 Expected<std::vector<CacheFile>> listCacheFiles(const std::filesystem::path& directory);
 
 // A temporary whose writer is gone (its process has exited) or that is over an hour old: no
 // write takes that long, so it will never be renamed into place.
 bool isStaleTemporary(const CacheFile& file);
+
+// Removes the front end's directories under `directory` that clearing left empty.
+void removeEmptyFrontEndDirectories(const std::filesystem::path& directory);
 
 // Where the cache is: --dir when given, else the environment's directory. nullopt with
 // `why` set when there is none (TCPU_CACHE_DISABLE=1, or no variable names one).
