@@ -120,7 +120,7 @@ def _child(case: str, cache: str, **extra_env: str) -> tuple[float, float, float
 
 def bench_compile() -> None:
     for case in CASES:
-        empty, pch_only, warm, second, in_process = [], [], [], [], []
+        empty, pch_only, warm, second, in_process, cold_in_process = [], [], [], [], [], []
         for _ in range(ROUNDS):
             with tempfile.TemporaryDirectory() as cache:
                 empty.append(_child(case, cache)[1])  # builds tl's precompiled header too
@@ -132,17 +132,20 @@ def bench_compile() -> None:
                 _, first, again = _child(case, cache)
                 warm.append(first)
                 second.append(again)
-                # The baseline: without the front end's cache of shared objects, a warm process
-                # loads the compiler and finds the object in codegen's cache (the first run
-                # puts it there).
-                _child(case, cache, TCPU_PYTHON_CACHE="0")
+                # The baselines: without the front end's cache of shared objects, a cold compile
+                # links in process (no ld.lld), and a warm process loads the compiler and finds
+                # the object in codegen's cache (the cold run puts it there).
+                cold_in_process.append(_child(case, cache, TCPU_PYTHON_CACHE="0")[1])
                 in_process.append(_child(case, cache, TCPU_PYTHON_CACHE="0")[1])
         w, b = statistics.median(warm), statistics.median(in_process)
+        c, cb = statistics.median(pch_only), statistics.median(cold_in_process)
         print(f"compile {case}: first launch with a cold cache and tl's header precompiled "
               f"{statistics.median(pch_only):.0f} ms; with an empty cache "
               f"{statistics.median(empty):.0f} ms; warm process {w:.1f} ms "
               f"(second launch {statistics.median(second):.2f} ms); warm process without the "
-              f"shared-object cache (TCPU_PYTHON_CACHE=0) {b:.1f} ms: {b / w:.2f}x")
+              f"shared-object cache (TCPU_PYTHON_CACHE=0) {b:.1f} ms: {b / w:.2f}x; cold with "
+              f"tl's header precompiled, without it {cb:.0f} ms: the shared object costs "
+              f"{c - cb:+.0f} ms ({c / cb:.2f}x)")
 
 
 def _cpp_kernel(source: str, name: str):

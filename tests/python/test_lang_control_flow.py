@@ -368,6 +368,28 @@ def test_nested_jit_helpers(d, device):
 
 
 @triton.jit
+def _annotated_helper(x, offs: tl.constexpr, N: tl.constexpr):
+    # Annotated tl.constexpr, yet given run-time values: in Triton the caller's arguments decide
+    # what is compile-time (code_generator.call_JitFunction), as tutorial 06 relies on.
+    return tl.where(offs < N, x + offs, x)
+
+
+@triton.jit
+def _annotated_helper_kernel(X, OUT, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(OUT + offs, _annotated_helper(tl.load(X + offs), offs, n))
+
+
+def test_constexpr_annotated_helper_parameters_take_runtime_values(device):
+    BLOCK = 64
+    x = torch.arange(BLOCK, dtype=torch.int32).to(device)
+    out = zeros(BLOCK, torch.int32, device)
+    _annotated_helper_kernel[(1,)](x, out, 40, BLOCK=BLOCK)
+    offs = np.arange(BLOCK)
+    np.testing.assert_array_equal(out.cpu().numpy(), np.where(offs < 40, 2 * offs, offs))
+
+
+@triton.jit
 def _early_return_kernel(X, OUT, n, BLOCK: tl.constexpr):
     pid = tl.program_id(0)
     if pid * BLOCK >= n:

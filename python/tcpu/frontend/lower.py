@@ -939,11 +939,9 @@ class Lowerer:
         except TypeError as e:
             raise self.error(node, f"{fn.__name__}(): {e}") from None
         bound.apply_defaults()
-        for a in source.tree.args.args:
-            v = unwrap(bound.arguments.get(a.arg))
-            if _is_constexpr_annotation(a.annotation) and isinstance(v, Value):
-                raise self.error(node, f"{fn.__name__}: parameter '{a.arg}' is tl.constexpr but "
-                                 f"got a run-time {v.type_text()}")
+        # A helper's `tl.constexpr` annotations decide nothing: as in Triton's call_JitFunction,
+        # what is compile-time is what the caller passes (a tensor given to an annotated
+        # parameter is a tensor there; tutorial 06 passes offs_m so).
         bindings = {k: unwrap(v) for k, v in bound.arguments.items()}
         result = self.lower_function(source, fn.fn.__globals__, bindings, is_kernel=False)
         return result
