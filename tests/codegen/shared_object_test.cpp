@@ -42,7 +42,9 @@ protected:
   }
   tcpuModule loadFile(const std::filesystem::path& path) {
     tcpuModule module = nullptr;
-    return keep(tcpuModuleLoad(&module, path.c_str()), module, path.string());
+    // Loaded first: keep's arguments are evaluated in no fixed order.
+    const tcpuResult loaded = tcpuModuleLoad(&module, path.c_str());
+    return keep(loaded, module, path.string());
   }
 };
 
@@ -101,7 +103,8 @@ TEST_P(CompilerRtHelpers, FloatToBf16RoundsToNearestEven) {
     module = loadFile(write(kToBf16, "bf16.so"));
   } else {
     const std::string source = kToBf16;
-    module = keep(tcpuModuleLoadData(&module, source.data(), source.size()), module, "to_bf16");
+    const tcpuResult loaded = tcpuModuleLoadData(&module, source.data(), source.size());
+    module = keep(loaded, module, "to_bf16");
   }
   ASSERT_NE(module, nullptr);
   const std::vector<float> x = {1.0f, 1.00390625f, 1.01171875f, -3.5f, 3.0f, 65504.0f};
