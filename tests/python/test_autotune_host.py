@@ -11,6 +11,8 @@ import time
 import numpy as np
 import pytest
 
+import tcpu.triton as triton
+import tcpu.triton.language as tl
 from tcpu.triton.runtime import autotuner, errors, interface
 
 Config, autotune, heuristics = autotuner.Config, autotuner.autotune, autotuner.heuristics
@@ -456,3 +458,21 @@ def test_autotune_over_heuristics():
     assert tuned.best_config.kwargs == {"BLOCK": 16}
     assert kernel.calls[-1]["COST"] == 0.5
     assert tuned.base_fn is accumulate
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 128}), triton.Config({"BLOCK": 32})], key=["n"])
+@triton.jit
+def _static_assert_tuned(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    tl.static_assert(BLOCK <= 64, "BLOCK too large")  # the 128 config fails to compile
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
+
+
+def test_a_config_failing_static_assert_is_skipped():
+    # As in Triton, tl.static_assert raises CompileTimeAssertionFailure: the autotuner times
+    # that config as infinitely slow and keeps the others (tutorial 06's configs rely on it).
+    x = np.arange(100, dtype=np.float32)
+    out = np.zeros_like(x)
+    _static_assert_tuned[lambda meta: (triton.cdiv(100, meta["BLOCK"]),)](x, out, 100)
+    np.testing.assert_array_equal(out, x + 1)
+    assert _static_assert_tuned.best_config.kwargs == {"BLOCK": 32}

@@ -23,8 +23,9 @@ class OpContext:
         self._error_at = error_at
         self.lowerer = lowerer
 
-    def error(self, message: str) -> CompilationError:
-        return self._error_at(self.node, message)
+    def error(self, message: str, cls: type[CompilationError] = CompilationError
+              ) -> CompilationError:
+        return self._error_at(self.node, message, cls)
 
     def unsupported(self, message: str) -> CompilationError:
         return self._error_at(self.node, message, UnsupportedError)

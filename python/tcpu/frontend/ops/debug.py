@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...triton.runtime.errors import CompileTimeAssertionFailure
 from .. import cpp
+from ..errors import CompilationError
 from ..values import Value, unwrap
 from . import op
 from .context import OpContext
@@ -17,11 +19,17 @@ def static_print(cx: OpContext, *values: Any, sep: str = " ", end: str = "\n",
     print(*(cx.lowerer.describe(v) for v in values), sep=sep, end=end, flush=True)
 
 
+class StaticAssertionFailure(CompilationError, CompileTimeAssertionFailure):
+    """A `tl.static_assert` failed. Also Triton's CompileTimeAssertionFailure, so that the
+    autotuner skips the config that failed it (as Triton's does) instead of stopping."""
+
+
 @op("static_assert")
 def static_assert(cx: OpContext, cond: Any, msg: Any = "") -> None:
     c = cx.const(cond, "static_assert's condition")
     if not c:
-        raise cx.error(f"static_assert failed: {cx.const(msg, 'msg')}".rstrip(": "))
+        raise cx.error(f"static_assert failed: {cx.const(msg, 'msg')}".rstrip(": "),
+                       StaticAssertionFailure)
 
 
 @op("device_print")
