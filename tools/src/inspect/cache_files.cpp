@@ -66,29 +66,29 @@ bool isFrontEndFile(std::string_view name) {
 
 using Classify = bool (*)(std::string_view name, CacheFile& file);
 
+// Marks `file` a temporary when `name` is one of a file `validStem` accepts.
+bool classifyTemporary(std::string_view name, bool (*validStem)(std::string_view),
+                       CacheFile& file) {
+  const std::optional<long long> writer = temporaryWriter(name, validStem);
+  if (!writer) return false;
+  file.kind = CacheFile::Kind::Temporary;
+  file.writerPid = *writer;
+  return true;
+}
+
 bool classifyTopLevel(std::string_view name, CacheFile& file) {
-  if (name.ends_with(".tcpuobj")) {
+  if (name.ends_with(".tcpuobj"))
     file.kind = CacheFile::Kind::Entry;
-  } else if (name.ends_with(".tcpupch")) {
+  else if (name.ends_with(".tcpupch"))
     file.kind = CacheFile::Kind::PrecompiledHeader;
-  } else if (std::optional<long long> writer = temporaryWriter(name, isKey)) {
-    file.kind = CacheFile::Kind::Temporary;
-    file.writerPid = *writer;
-  } else {
-    return false;
-  }
+  else
+    return classifyTemporary(name, isKey, file);
   return true;
 }
 
 bool classifyFrontEnd(std::string_view name, CacheFile& file) {
-  if (isFrontEndFile(name)) {
-    file.kind = CacheFile::Kind::FrontEnd;
-  } else if (std::optional<long long> writer = temporaryWriter(name, isFrontEndFile)) {
-    file.kind = CacheFile::Kind::Temporary;
-    file.writerPid = *writer;
-  } else {
-    return false;
-  }
+  if (!isFrontEndFile(name)) return classifyTemporary(name, isFrontEndFile, file);
+  file.kind = CacheFile::Kind::FrontEnd;
   return true;
 }
 
