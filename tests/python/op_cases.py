@@ -713,6 +713,161 @@ def f16_bf16_arith(dev) -> ex.Case:
                    rules=rules, launch=launch, shapes=f"n={n} finite fp16 and bf16 bit patterns (bf16 as int16)")
 
 
+
+# ---------------------------------------------------------------- fp8
+
+FP8_UP = "fp8 -> wider float is exact (every fp8e5 and fp8e4nv value is a fp16, bf16 and fp32 value)"
+FP8_DOWN = ("-> fp8 rounds to nearest even once (cvt.rn.satfinite on sm_90): out of range goes to the largest "
+            "finite value of the sign, inf too (satfinite); NaN to the format's NaN; subnormals kept")
+
+
+def _fp8_values(bits: np.ndarray, e4: bool) -> np.ndarray:
+    """fp8e5 / fp8e4nv bit patterns as fp64 (NaN for NaN patterns), decoded from the formats."""
+    bits = bits.astype(np.int64)
+    sign = np.where(bits & 0x80, -1.0, 1.0)
+    exp_bits, man_bits, bias = (4, 3, 7) if e4 else (5, 2, 15)
+    exp = (bits >> man_bits) & ((1 << exp_bits) - 1)
+    man = bits & ((1 << man_bits) - 1)
+    value = np.where(exp == 0, man / 2.0**man_bits * 2.0**(1 - bias),
+                     (1 + man / 2.0**man_bits) * 2.0**(exp - bias))
+    if e4:
+        value = np.where((exp == 15) & (man == 7), np.nan, value)
+    else:
+        value = np.where(exp == 31, np.where(man == 0, np.inf, np.nan), value)
+    return sign * value
+
+
+def _fp8_rounding_inputs(gen: np.random.Generator, n: int) -> np.ndarray:
+    """fp32 values that decide a rounding to fp8e5 and fp8e4nv: every midpoint between neighbouring
+    finite values of both formats and one fp32 ULP either side of it, the overflow thresholds,
+    subnormals, specials, and random magnitudes from 2^-20 to 2^20."""
+    picks = []
+    for e4 in (False, True):
+        finite = np.unique(_fp8_values(np.arange(128), e4))
+        finite = finite[np.isfinite(finite)]
+        mids = ((finite[:-1] + finite[1:]) / 2).astype(np.float32)
+        picks += [mids, np.nextafter(mids, np.float32(np.inf)), np.nextafter(mids, np.float32(0))]
+    top = np.array([57344, 61439, 61440, 61441, 65504, 1e6, 448, 463, 464, 465, 480, 2.0**-17, 2.0**-16,
+                    3 * 2.0**-18, 2.0**-10, 2.0**-9, 3 * 2.0**-11, 1e-30], dtype=np.float32)
+    picks.append(top)
+    picks.append(np.array([0.0, -0.0, np.inf, -np.inf, np.nan], dtype=np.float32))
+    fixed = np.concatenate(picks)
+    fixed = np.concatenate([fixed, -fixed])
+    magnitudes = 2.0**gen.uniform(-20, 20, size=max(0, n - fixed.size))
+    random = (magnitudes * np.where(gen.random(magnitudes.size) < 0.5, -1, 1)).astype(np.float32)
+    return np.concatenate([fixed, random])[:n]
+
+
+@triton.jit
+def cast_fp8_kernel(b_ptr, x_ptr, h_ptr, g_ptr, e5f_ptr, e4f_ptr, e5h_ptr, e4h_ptr, e5g_ptr, e4g_ptr, e5p_ptr,
+                    xe5_ptr, xe4_ptr, xe5p_ptr, he5_ptr, he4_ptr, ge5_ptr, ge4_ptr, n, BLOCK: tl.constexpr):
+    idx = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = idx < n
+    b = tl.load(b_ptr + idx, mask=m, other=0)
+    e5 = b.to(tl.float8e5, bitcast=True)
+    e4 = b.to(tl.float8e4nv, bitcast=True)
+    tl.store(e5f_ptr + idx, e5.to(tl.float32), mask=m)
+    tl.store(e4f_ptr + idx, e4.to(tl.float32), mask=m)
+    tl.store(e5h_ptr + idx, e5.to(tl.float16), mask=m)
+    tl.store(e4h_ptr + idx, e4.to(tl.float16), mask=m)
+    tl.store(e5g_ptr + idx, e5.to(tl.bfloat16).to(tl.float32), mask=m)
+    tl.store(e4g_ptr + idx, e4.to(tl.bfloat16).to(tl.float32), mask=m)
+    # fp8 through typed pointers: a load, and (below) a store.
+    e5_loaded = tl.load(b_ptr.to(tl.pointer_type(tl.float8e5)) + idx, mask=m, other=0.0)
+    tl.store(e5p_ptr + idx, e5_loaded.to(tl.float32), mask=m)
+    x = tl.load(x_ptr + idx, mask=m, other=0.0)
+    tl.store(xe5_ptr + idx, x.to(tl.float8e5).to(tl.uint8, bitcast=True), mask=m)
+    tl.store(xe4_ptr + idx, x.to(tl.float8e4nv).to(tl.uint8, bitcast=True), mask=m)
+    tl.store(xe5p_ptr.to(tl.pointer_type(tl.float8e5)) + idx, x.to(tl.float8e5), mask=m)
+    h = tl.load(h_ptr + idx, mask=m, other=0.0)
+    tl.store(he5_ptr + idx, h.to(tl.float8e5).to(tl.uint8, bitcast=True), mask=m)
+    tl.store(he4_ptr + idx, h.to(tl.float8e4nv).to(tl.uint8, bitcast=True), mask=m)
+    g = tl.load(g_ptr + idx, mask=m, other=0).to(tl.bfloat16, bitcast=True)
+    tl.store(ge5_ptr + idx, g.to(tl.float8e5).to(tl.uint8, bitcast=True), mask=m)
+    tl.store(ge4_ptr + idx, g.to(tl.float8e4nv).to(tl.uint8, bitcast=True), mask=m)
+
+
+def cast_fp8(dev) -> ex.Case:
+    gen = ex.rng(131)
+    n = 2048
+    bits = np.tile(np.arange(256, dtype=np.uint8), n // 256)
+    x = _fp8_rounding_inputs(gen, n)
+    # fp16 and bf16: the fp32 inputs where they are exact in the narrower type, random patterns elsewhere.
+    h_bits = gen.integers(0, 0x10000, size=n).astype(np.uint16)
+    exact16 = x.astype(np.float16).astype(np.float32) == x
+    h_bits[exact16] = x[exact16].astype(np.float16).view(np.uint16)
+    g_bits = gen.integers(0, 0x10000, size=n).astype(np.uint16)
+    exact_bf16 = (x.view(np.uint32) & 0xFFFF) == 0
+    g_bits[exact_bf16] = (x[exact_bf16].view(np.uint32) >> 16).astype(np.uint16)
+    inputs = {"bits": _t(bits, dev), "x": _t(x, dev), "h": _t(h_bits.view(np.float16), dev),
+              "g": _t(g_bits.view(np.int16), dev)}
+    outs = {"e5f": _zeros((n, ), torch.float32, dev), "e4f": _zeros((n, ), torch.float32, dev),
+            "e5h": _zeros((n, ), torch.float16, dev), "e4h": _zeros((n, ), torch.float16, dev),
+            "e5g": _zeros((n, ), torch.float32, dev), "e4g": _zeros((n, ), torch.float32, dev),
+            "e5p": _zeros((n, ), torch.float32, dev)}
+    outs.update({k: _zeros((n, ), torch.uint8, dev) for k in ("xe5", "xe4", "xe5p", "he5", "he4", "ge5", "ge4")})
+    rules = {"e5f": ("exact", f"fp8e5 -> fp32, all 256 patterns: {FP8_UP}"),
+             "e4f": ("exact", f"fp8e4nv -> fp32, all 256 patterns: {FP8_UP}"),
+             "e5h": ("exact", "fp8e5 -> fp16"), "e4h": ("exact", "fp8e4nv -> fp16"),
+             "e5g": ("exact", "fp8e5 -> bf16 (stored through fp32, exact)"),
+             "e4g": ("exact", "fp8e4nv -> bf16 (stored through fp32, exact)"),
+             "e5p": ("exact", "fp8e5 loaded through a pointer_type(float8e5) cast of a uint8 pointer: " + EXACT_MOVE),
+             "xe5": ("exact", f"fp32 -> fp8e5 as bits (midpoints, their neighbours, overflow): {FP8_DOWN}"),
+             "xe4": ("exact", f"fp32 -> fp8e4nv as bits: {FP8_DOWN}"),
+             "xe5p": ("exact", "fp32 -> fp8e5 stored through a pointer_type(float8e5) cast"),
+             "he5": ("exact", f"fp16 -> fp8e5 as bits: {FP8_DOWN}"), "he4": ("exact", f"fp16 -> fp8e4nv: {FP8_DOWN}"),
+             "ge5": ("exact", f"bf16 -> fp8e5 as bits: {FP8_DOWN}"), "ge4": ("exact", f"bf16 -> fp8e4nv: {FP8_DOWN}")}
+
+    def launch():
+        i, o = inputs, outs
+        return cast_fp8_kernel[_grid(n)](i["bits"], i["x"], i["h"], i["g"], o["e5f"], o["e4f"], o["e5h"], o["e4h"],
+                                         o["e5g"], o["e4g"], o["e5p"], o["xe5"], o["xe4"], o["xe5p"], o["he5"],
+                                         o["he4"], o["ge5"], o["ge4"], n, BLOCK=BLOCK)
+
+    return ex.Case(name="cast_fp8", kernel="cast_fp8_kernel", seed=131, inputs=inputs, outputs=outs, rules=rules,
+                   launch=launch, shapes=f"n={n}: every fp8 pattern; fp32/fp16/bf16 midpoints, overflow, specials")
+
+
+@triton.jit
+def dot_fp8_kernel(a_ptr, b_ptr, c_ptr, e5_ptr, e4_ptr, mixed_ptr, acc_ptr, M: tl.constexpr, N: tl.constexpr,
+                   K: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    c = tl.load(c_ptr + rm[:, None] * N + rn[None, :])
+    out = rm[:, None] * N + rn[None, :]
+    tl.store(e5_ptr + out, tl.dot(a.to(tl.float8e5, bitcast=True), b.to(tl.float8e5, bitcast=True)))
+    tl.store(e4_ptr + out, tl.dot(a.to(tl.float8e4nv, bitcast=True), b.to(tl.float8e4nv, bitcast=True)))
+    tl.store(mixed_ptr + out, tl.dot(a.to(tl.float8e5, bitcast=True), b.to(tl.float8e4nv, bitcast=True)))
+    tl.store(acc_ptr + out, tl.dot(a.to(tl.float8e4nv, bitcast=True), b.to(tl.float8e4nv, bitcast=True), acc=c))
+
+
+def dot_fp8(dev) -> ex.Case:
+    gen = ex.rng(132)
+    M, N, K = 32, 32, 64
+
+    def moderate(shape):
+        # Patterns finite and of moderate magnitude in both formats: exponent fields 4..11 of e5m2
+        # (2^-11..2^-4) read as e4m3 are 2^-3..2^4; random mantissas and signs.
+        exp = gen.integers(4, 12, size=shape)
+        return ((exp << 3) | gen.integers(0, 8, size=shape) | (gen.integers(0, 2, size=shape) << 7)).astype(np.uint8)
+
+    a, b = _t(moderate((M, K)), dev), _t(moderate((K, N)), dev)
+    c = ex.normal(gen, (M, N), "float32", dev)
+    outs = {k: _zeros((M, N), torch.float32, dev) for k in ("e5", "e4", "mixed", "acc")}
+    why = ("fp8 products are exact in fp32; sm_90's wgmma adds them in its own order and reduced internal "
+           "precision, the CPU in k order with fp32 FMAs")
+    rules = {k: ("relnorm:1e-3", why) for k in outs}
+
+    def launch():
+        return dot_fp8_kernel[(1, )](a, b, c, outs["e5"], outs["e4"], outs["mixed"], outs["acc"], M=M, N=N, K=K)
+
+    return ex.Case(name="dot_fp8", kernel="dot_fp8_kernel", seed=132, inputs={"a": a, "b": b, "c": c},
+                   outputs=outs, rules=rules, launch=launch,
+                   shapes=f"M={M} N={N} K={K} fp8e5/fp8e4nv operands (as uint8 bits), fp32 results")
+
 # ---------------------------------------------------------------- fp32 math
 
 
@@ -1049,7 +1204,7 @@ def where_int_mask(dev) -> ex.Case:
 
 BUILDERS = [philox_i32, philox_i64, int32_wrap, int32_divmod, int8_ops, uint32_bitcast, cast_f32_f16, cast_f32_bf16,
             cast_float_int, bitcast, f32_arith, f32_minmax_nan, f32_div_sqrt, f16_bf16_arith, f32_math, reduce_int,
-            reduce_f32, dot_f32_ieee, dot_f16, atomic_counts, gather_scatter, sort_i32, where_int_mask]
+            reduce_f32, dot_f32_ieee, dot_f16, cast_fp8, dot_fp8, atomic_counts, gather_scatter, sort_i32, where_int_mask]
 
 
 def golden_cases(dev) -> list:
