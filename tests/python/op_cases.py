@@ -794,7 +794,8 @@ def cast_fp8(dev) -> ex.Case:
     x = _fp8_rounding_inputs(gen, n)
     # fp16 and bf16: the fp32 inputs where they are exact in the narrower type, random patterns elsewhere.
     h_bits = gen.integers(0, 0x10000, size=n).astype(np.uint16)
-    exact16 = x.astype(np.float16).astype(np.float32) == x
+    with np.errstate(over="ignore"):  # those past fp16's range become inf, and are not exact
+        exact16 = x.astype(np.float16).astype(np.float32) == x
     h_bits[exact16] = x[exact16].astype(np.float16).view(np.uint16)
     g_bits = gen.integers(0, 0x10000, size=n).astype(np.uint16)
     exact_bf16 = (x.view(np.uint32) & 0xFFFF) == 0
@@ -809,7 +810,9 @@ def cast_fp8(dev) -> ex.Case:
     rules = {"e5f": ("exact", f"fp8e5 -> fp32, all 256 patterns: {FP8_UP}"),
              "e4f": ("exact", f"fp8e4nv -> fp32, all 256 patterns: {FP8_UP}"),
              "e5h": ("exact", "fp8e5 -> fp16"), "e4h": ("exact", "fp8e4nv -> fp16"),
-             "e5g": ("exact", "fp8e5 -> bf16 (stored through fp32, exact)"),
+             "e5g": ("exact", "fp8e5 -> bf16 (stored through fp32): exact for finite values; sm_90 moves the "
+                     "fields without checking for inf/NaN, so exponent 31 reads as 2^16 (inf -> 65536, NaN -> "
+                     "81920/98304/114688, signed), which tcpu reproduces"),
              "e4g": ("exact", "fp8e4nv -> bf16 (stored through fp32, exact)"),
              "e5p": ("exact", "fp8e5 loaded through a pointer_type(float8e5) cast of a uint8 pointer: " + EXACT_MOVE),
              "xe5": ("exact", f"fp32 -> fp8e5 as bits (midpoints, their neighbours, overflow): {FP8_DOWN}"),
@@ -857,9 +860,10 @@ def dot_fp8(dev) -> ex.Case:
     a, b = _t(moderate((M, K)), dev), _t(moderate((K, N)), dev)
     c = ex.normal(gen, (M, N), "float32", dev)
     outs = {k: _zeros((M, N), torch.float32, dev) for k in ("e5", "e4", "mixed", "acc")}
-    why = ("fp8 products are exact in fp32; sm_90's wgmma adds them in its own order and reduced internal "
-           "precision, the CPU in k order with fp32 FMAs")
-    rules = {k: ("relnorm:1e-3", why) for k in outs}
+    why = ("fp8 operands widen exactly to fp16 on both (sm_90's PTX: cvt to f16x2, then mma.sync f16 with fp32 "
+           "accumulation; the CPU: tl's fp16 dot, a k-ordered fp32 FMA chain); the MMA adds in its own order: "
+           "measured relative norms 0 (e4 x e4, bit-identical) to 1.3e-7")
+    rules = {k: ("relnorm:1e-6", why) for k in outs}
 
     def launch():
         return dot_fp8_kernel[(1, )](a, b, c, outs["e5"], outs["e4"], outs["mixed"], outs["acc"], M=M, N=N, K=K)

@@ -150,7 +150,59 @@ def k_ok(X, n, BLOCK: tl.constexpr):
     tl.store(X + offs, 1.0, mask=offs < n)
 
 
+# fp8: what Triton 3.6 refuses (measured on an H200: its front end says "cannot cast" for
+# integers; its NVIDIA backend fails on fp8 arithmetic, comparisons, reductions and fp64).
+@triton.jit
+def k_fp8_add(X):
+    x = tl.load(X + tl.arange(0, 16)).to(tl.float8e5)
+    tl.store(X + tl.arange(0, 16), (x + x).to(tl.float32))
+
+
+@triton.jit
+def k_fp8_compare(X):
+    x = tl.load(X + tl.arange(0, 16)).to(tl.float8e4nv)
+    tl.store(X + tl.arange(0, 16), (x < x).to(tl.float32))
+
+
+@triton.jit
+def k_fp8_sum(X):
+    x = tl.load(X + tl.arange(0, 16)).to(tl.float8e5)
+    tl.store(X, tl.sum(x, 0).to(tl.float32))
+
+
+@triton.jit
+def k_fp8_int(X):
+    x = tl.load(X + tl.arange(0, 16)).to(tl.float8e5)
+    tl.store(X + tl.arange(0, 16), x.to(tl.int32).to(tl.float32))
+
+
+@triton.jit
+def k_fp8_fp64(X):
+    x = tl.load(X + tl.arange(0, 16)).to(tl.float8e4nv)
+    tl.store(X + tl.arange(0, 16), x.to(tl.float64).to(tl.float32))
+
+
+@triton.jit
+def k_fp8_rtz(X):
+    x = tl.load(X + tl.arange(0, 16))
+    tl.store(X + tl.arange(0, 16), x.to(tl.float8e5, fp_downcast_rounding="rtz").to(tl.float32))
+
+
+@triton.jit
+def k_fp8_dot_fp16(X):
+    a = tl.load(X + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :])
+    c = tl.dot(a.to(tl.float8e5), a.to(tl.float16))
+    tl.store(X + tl.arange(0, 16), tl.sum(c, 1))
+
+
 CASES = [
+    (k_fp8_add, (), "(x + x)", "'+' on fp8e5: Triton cannot compute in fp8"),
+    (k_fp8_compare, (), "(x < x)", "'<' on fp8e4nv: Triton cannot compute in fp8"),
+    (k_fp8_sum, (), "tl.sum(x, 0)", "tl.sum on fp8e5"),
+    (k_fp8_int, (), "x.to(tl.int32)", "cannot cast fp8e5[16] to int32"),
+    (k_fp8_fp64, (), "x.to(tl.float64)", "fp8 <-> fp64 conversions"),
+    (k_fp8_rtz, (), "fp_downcast_rounding", "fp_downcast_rounding='rtz' to fp8e5"),
+    (k_fp8_dot_fp16, (), "tl.dot(a.to", "both operands must have one dtype, got fp8e5 and fp16"),
     (k_break, (), "        break", "'break' is not supported"),
     (k_chained, (3,), "0 < n < 4", "chained comparisons"),
     (k_global, (), "GLOBAL_INT)", "global variable GLOBAL_INT"),

@@ -5,8 +5,8 @@ fixed here, in one table.
   kinds: bool < integer < float (Triton's dtype.kind(): signed and unsigned integers are
   one kind). A Python number beside a block or scalar of the same or a higher kind does
   not take part in promotion (PyTorch's rule): uint8 * 3 stays uint8 (measured on an H100).
-  floats: fp64 > fp32 > fp16 > bf16 (fp16 with bf16 gives fp32); / and % of 16-bit floats
-  compute in fp32. integers: the usual C conversions (the wider wins; with equal widths
+  floats: fp64 > fp32 > fp16 > bf16 (fp16 with bf16 gives fp32) > fp8 (two fp8 kinds give
+  fp16); / and % of 16-bit floats compute in fp32. integers: the usual C conversions (the wider wins; with equal widths
   the unsigned wins); / and % between signed and unsigned integers are an error."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from ..triton.language import core as tl
 # Kind ranks: bool < integer < float.
 KIND = {"int1": 0, "uint8": 1, "uint16": 1, "uint32": 1, "uint64": 1,
         "int8": 1, "int16": 1, "int32": 1, "int64": 1,
-        "fp16": 2, "bf16": 2, "fp32": 2, "fp64": 2}
+        "fp16": 2, "bf16": 2, "fp32": 2, "fp64": 2,
+        "fp8e5": 2, "fp8e4nv": 2, "fp8e4b15": 2, "fp8e4b8": 2, "fp8e5b16": 2}
 
 # Floating results, by the pair of floating (or one floating and one integer) operands:
 # the first rule in this list that names one of the operands decides.
@@ -74,6 +75,10 @@ def computation_type(a: tl.dtype, a_is_literal: bool, b: tl.dtype, b_is_literal:
         return tl.float32 if div_or_mod else tl.bfloat16
     if "bf16" in names:
         return tl.float32
+    if a.is_fp8() and b.is_fp8():
+        # One fp8 kind stays itself (Triton then cannot compile the operation: the operators
+        # refuse it); two kinds meet in fp16.
+        return a if a == b else tl.float16
     if not (a.is_int() and b.is_int()):
         raise TypeError(f"unexpected operand types {a} and {b}")
     if div_or_mod and a.is_int_signed() != b.is_int_signed():

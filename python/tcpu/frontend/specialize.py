@@ -16,11 +16,13 @@ TORCH_DTYPES = {
     "torch.float64": "fp64", "torch.int8": "int8", "torch.int16": "int16", "torch.int32": "int32",
     "torch.int64": "int64", "torch.uint8": "uint8", "torch.bool": "int1",
     "torch.uint16": "uint16", "torch.uint32": "uint32", "torch.uint64": "uint64",
+    "torch.float8_e5m2": "fp8e5", "torch.float8_e4m3fn": "fp8e4nv",
 }
 NUMPY_DTYPES = {
     "float32": "fp32", "float16": "fp16", "float64": "fp64", "int8": "int8", "int16": "int16",
     "int32": "int32", "int64": "int64", "uint8": "uint8", "uint16": "uint16", "uint32": "uint32",
     "uint64": "uint64", "bool": "int1",
+    "float8_e5m2": "fp8e5", "float8_e4m3fn": "fp8e4nv",  # ml_dtypes' NumPy dtypes
 }
 # Launch codes of the extension, by dtype name (python/README.md).
 CODES = {"int1": "?", "int8": "b", "int16": "h", "int32": "i", "int64": "l", "uint8": "B",

@@ -36,9 +36,23 @@ template <class T>
 inline constexpr bool is_half_v =
     std::is_same_v<std::remove_cv_t<T>, _Float16> || std::is_same_v<std::remove_cv_t<T>, __bf16>;
 
-// A scalar operand: any number tl computes with.
+// Triton's 8-bit floats: float8e5 (e5m2: 5 exponent bits, 2 mantissa bits, inf and NaN) and
+// float8e4nv (e4m3fn: 4 and 3, no inf, NaN = S.1111.111). Storage types, as on NVIDIA GPUs,
+// where Triton only loads, stores, converts and dots them (its fp8 arithmetic does not compile):
+// tl::cast converts them to and from fp16, bf16 and fp32 as sm_90's cvt.rn.satfinite does.
+struct float8e5 {
+  uint8_t bits;
+};
+struct float8e4nv {
+  uint8_t bits;
+};
 template <class T>
-concept Scalar = std::is_arithmetic_v<T> || is_half_v<T>;
+inline constexpr bool is_fp8_v = std::is_same_v<std::remove_cv_t<T>, float8e5> ||
+                                 std::is_same_v<std::remove_cv_t<T>, float8e4nv>;
+
+// A scalar operand: any number tl computes with, or an fp8 value it moves and converts.
+template <class T>
+concept Scalar = std::is_arithmetic_v<T> || is_half_v<T> || is_fp8_v<T>;
 
 // The type a value is computed in: 16-bit floats widen to fp32, as in Triton's
 // math and reductions.
@@ -80,11 +94,78 @@ TL_INLINE __bf16 doubleToBf16(double d) {
   return floatToBf16(std::bit_cast<float>(u));
 }
 
-// static_cast<U>(e) as Triton converts: through fp32 for 16-bit floats, exactly for bf16.
+// fp8 -> fp32, exact.
+TL_INLINE float fp8ToFloat(float8e5 x) {
+  return static_cast<float>(std::bit_cast<_Float16>(static_cast<uint16_t>(x.bits << 8)));
+}
+TL_INLINE float fp8ToFloat(float8e4nv x) {
+  const uint32_t sign = static_cast<uint32_t>(x.bits & 0x80u) << 24;
+  const uint32_t exponent = (x.bits >> 3) & 0xfu, mantissa = x.bits & 0x7u;
+  if (exponent == 0xfu && mantissa == 0x7u) return std::bit_cast<float>(sign | 0x7fc00000u);
+  if (exponent == 0) // subnormal: mantissa x 2^-9
+    return std::bit_cast<float>(std::bit_cast<uint32_t>(static_cast<float>(mantissa) * 0x1p-9f) |
+                                sign);
+  return std::bit_cast<float>(sign | ((exponent + 127u - 7u) << 23) | (mantissa << 20));
+}
+
+// fp32 -> fp8 as sm_90's cvt.rn.satfinite: rounded to nearest even once, subnormals kept,
+// magnitudes past the largest finite value (infinities too) saturate to it, NaN becomes 0x7f
+// (both measured with Triton 3.6 on an H200: tests/goldens/triton_ops/cast_fp8).
+template <int MantissaBits, int Bias, uint32_t LargestFinite>
+TL_INLINE uint8_t floatToFp8Bits(float f) {
+  const uint32_t u = std::bit_cast<uint32_t>(f);
+  const uint32_t sign = (u >> 24) & 0x80u, magnitude = u & 0x7fffffffu;
+  if (magnitude > 0x7f800000u) return 0x7f;
+  constexpr int minExponent = 1 - Bias; // of the smallest normal fp8 value
+  constexpr uint32_t smallestNormal = static_cast<uint32_t>(minExponent + 127) << 23;
+  uint32_t bits;
+  if (magnitude < smallestNormal) {
+    // Subnormal (or zero) in fp8: a multiple of 2^(minExponent - MantissaBits), scaled exactly;
+    // rounding up to 2^MantissaBits gives the smallest normal's encoding.
+    constexpr float toQuanta = static_cast<float>(1u << (MantissaBits - minExponent));
+    bits = static_cast<uint32_t>(std::nearbyint(std::bit_cast<float>(magnitude) * toQuanta));
+  } else {
+    constexpr int shift = 23 - MantissaBits;
+    const uint32_t rounded = magnitude + ((1u << (shift - 1)) - 1u) + ((magnitude >> shift) & 1u);
+    bits = (rounded >> shift) - (static_cast<uint32_t>(127 - Bias) << MantissaBits);
+  }
+  return static_cast<uint8_t>(sign | (bits > LargestFinite ? LargestFinite : bits));
+}
+template <class U>
+TL_INLINE U floatToFp8(float f) {
+  if constexpr (std::is_same_v<std::remove_cv_t<U>, float8e5>)
+    return U{floatToFp8Bits<2, 15, 0x7bu>(f)};
+  else
+    return U{floatToFp8Bits<3, 7, 0x7eu>(f)};
+}
+
+// static_cast<U>(e) as Triton converts: through fp32 for 16-bit floats, exactly for bf16;
+// fp8 only to and from fp16, bf16 and fp32 (Triton converts fp8 to no other type).
 template <class U, class E>
 TL_INLINE U convertTo(E e) {
-  if constexpr (std::is_same_v<std::remove_cv_t<U>, __bf16> &&
-                !std::is_same_v<std::remove_cv_t<E>, __bf16>) {
+  if constexpr (is_fp8_v<E> || is_fp8_v<U>) {
+    static_assert(!std::is_integral_v<E> && !std::is_integral_v<U> &&
+                      !std::is_same_v<std::remove_cv_t<E>, double> &&
+                      !std::is_same_v<std::remove_cv_t<U>, double>,
+                  "fp8 converts to and from fp16, bf16 and fp32 only, as in Triton");
+    if constexpr (std::is_same_v<std::remove_cv_t<E>, std::remove_cv_t<U>>) {
+      return e;
+    } else if constexpr (std::is_same_v<std::remove_cv_t<E>, float8e5> &&
+                         std::is_same_v<std::remove_cv_t<U>, __bf16>) {
+      // sm_90's fp8e5 -> bf16 moves the exponent and mantissa fields without looking for inf
+      // or NaN: exponent 31 is read as 2^16, so inf becomes 65536 and the NaNs 81920, 98304
+      // and 114688, with their signs (measured with Triton 3.6 on an H200). Every other
+      // value converts exactly.
+      if ((e.bits & 0x7cu) != 0x7cu) return convertTo<U>(fp8ToFloat(e));
+      const uint32_t sign = static_cast<uint32_t>(e.bits & 0x80u) << 24;
+      return floatToBf16(std::bit_cast<float>(sign | (143u << 23) | ((e.bits & 3u) << 21)));
+    } else if constexpr (is_fp8_v<E>) {
+      return convertTo<U>(fp8ToFloat(e));
+    } else {
+      return floatToFp8<U>(static_cast<float>(e));
+    }
+  } else if constexpr (std::is_same_v<std::remove_cv_t<U>, __bf16> &&
+                       !std::is_same_v<std::remove_cv_t<E>, __bf16>) {
     if constexpr (std::is_same_v<E, double> || (std::is_integral_v<E> && sizeof(E) >= 4))
       return doubleToBf16(static_cast<double>(e));
     else

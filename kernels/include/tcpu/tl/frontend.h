@@ -31,7 +31,10 @@ TL_INLINE auto carried(const X& x) {
 template <class U, class X>
 TL_INLINE auto cast_pointer(const X& x) {
   auto f = [](auto e) {
-    if constexpr (std::is_pointer_v<U> && std::is_pointer_v<decltype(e)>)
+    using From = std::remove_pointer_t<decltype(e)>;
+    if constexpr (std::is_pointer_v<U> && std::is_pointer_v<decltype(e)> && std::is_const_v<From>)
+      return reinterpret_cast<const std::remove_pointer_t<U>*>(e); // a read-only parameter's
+    else if constexpr (std::is_pointer_v<U> && std::is_pointer_v<decltype(e)>)
       return reinterpret_cast<U>(e);
     else if constexpr (std::is_pointer_v<U>)
       return reinterpret_cast<U>(static_cast<uintptr_t>(e));

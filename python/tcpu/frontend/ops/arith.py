@@ -38,8 +38,9 @@ def convert(v: Value, dtype: tl.dtype) -> Value:
     if v.dtype == dtype:
         return v
     ct = cpp.ctype(dtype)
-    if v.is_block or dtype.name == "bf16":
-        # tl::cast rounds to bf16 exactly (subnormals kept), which static_cast may not.
+    if v.is_block or dtype.name == "bf16" or dtype.is_fp8() or v.dtype.is_fp8():
+        # tl::cast rounds to bf16 exactly (subnormals kept), which static_cast may not, and
+        # converts fp8 (a storage type in C++).
         return Value(f"tl::cast<{ct}>({v.expr})", dtype, v.shape)
     return Value(f"static_cast<{ct}>({v.expr})", dtype, v.shape)
 
@@ -103,9 +104,12 @@ def _dtypes(cx: OpContext, a: Any, b: Any) -> tuple[tl.dtype, bool, tl.dtype, bo
 def _computation(cx: OpContext, a_dt: tl.dtype, a_lit: bool, b_dt: tl.dtype, b_lit: bool,
                  div_or_mod: bool, what: str) -> tl.dtype:
     try:
-        return computation_type(a_dt, a_lit, b_dt, b_lit, div_or_mod)
+        comp = computation_type(a_dt, a_lit, b_dt, b_lit, div_or_mod)
     except TypeError as e:
         raise cx.error(f"{what}: {e}") from None
+    if comp.is_fp8() and what != "where":  # a select moves fp8 values; anything else computes
+        cx.check_computes(comp, what)
+    return comp
 
 
 def binary(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
@@ -224,9 +228,28 @@ def cast(cx: OpContext, x: Any, dtype: tl.dtype, bitcast: bool = False,
             return Value(f"tl::cast_pointer<{cpp.ctype(dtype)}>({v.expr})", dtype, v.shape)
         raise cx.error(f"cannot cast {v.type_text()} to {dtype}")
     narrowing = dtype.primitive_bitwidth < v.dtype.primitive_bitwidth
+    if (v.dtype.is_fp8() or dtype.is_fp8()) and v.dtype != dtype:
+        _check_fp8_conversion(cx, v, dtype, rounding)
     if rounding == "rtz" and v.dtype.is_floating() and narrowing:
         return Value(f"tl::cast_rtz<{cpp.ctype(dtype)}>({v.expr})", dtype, v.shape)
     return convert(v, dtype)
+
+
+def _check_fp8_conversion(cx: OpContext, v: Value, dtype: tl.dtype, rounding: Any) -> None:
+    """Triton 3.6 converts fp8 only to and from floats (an integer is "cannot cast"), and its
+    NVIDIA backend compiles neither fp64 <-> fp8 nor a round-toward-zero fp8 (measured on an
+    H200): each is refused here with the way around it."""
+    other = dtype if v.dtype.is_fp8() else v.dtype
+    cpp.ctype(v.dtype), cpp.ctype(dtype)  # fp8 kinds tcpu lacks raise UnsupportedError
+    if not other.is_floating():
+        raise cx.error(f"cannot cast {v.type_text()} to {dtype}: fp8 converts to and from "
+                       "floating types only (go through tl.float32)")
+    if other.name == "fp64":
+        raise cx.error(f"cannot convert {v.dtype} to {dtype}: Triton cannot compile fp8 <-> "
+                       "fp64 conversions for NVIDIA GPUs; go through tl.float32")
+    if rounding == "rtz" and dtype.is_fp8():
+        raise cx.error(f"fp_downcast_rounding='rtz' to {dtype}: Triton's NVIDIA backend has no "
+                       "such conversion (only round to nearest even)")
 
 
 @op("cast")

@@ -26,6 +26,7 @@ def _pointer(cx: OpContext, name: str, pointer: Any, sem: Any, scope: Any) -> Va
     p = cx.value(pointer)
     if not p.dtype.is_ptr():
         raise cx.error(f"{name}: pointer must be a pointer, got {p.type_text()}")
+    cx.check_computes(p.dtype.element_ty, f"tl.{name}")
     return p
 
 

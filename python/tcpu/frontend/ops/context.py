@@ -51,6 +51,20 @@ class OpContext:
              roots: frozenset[str] = frozenset()) -> Value:
         return Value(self.emit.bind(hint, expr), dtype, tuple(shape), roots)
 
+    def computable(self, v: Value, what: str) -> Value:
+        """v, if Triton computes with its dtype (check_computes)."""
+        self.check_computes(v.dtype, what)
+        return v
+
+    def check_computes(self, dtype: tl.dtype, what: str) -> None:
+        """fp8 values are only loaded, stored, converted and passed to dot: Triton 3.6 types
+        fp8 arithmetic, comparisons and reductions but cannot compile them for NVIDIA GPUs
+        (measured on an H200), so tcpu refuses them when it types them."""
+        if dtype.is_fp8():
+            raise self.error(f"{what} on {dtype}: Triton cannot compute in fp8 (only loads, "
+                             "stores, conversions and tl.dot take it); convert with "
+                             ".to(tl.float32) or .to(tl.float16) first")
+
     def dtype_arg(self, x: Any, what: str) -> tl.dtype:
         d = self.const(x, what)
         if not isinstance(d, tl.dtype):

@@ -35,6 +35,11 @@ def dot(cx: OpContext, input: Any, other: Any, acc: Any = None, input_precision:
         raise cx.error(f"dot needs two rank-2 blocks, got {list(a.shape)} and {list(b.shape)}")
     if a.shape[1] != b.shape[0]:
         raise cx.error(f"dot: the inner dimensions differ ({list(a.shape)} x {list(b.shape)})")
+    if a.dtype.is_fp8() and b.dtype.is_fp8():
+        # fp8 x fp8 (either kind, mixed too): as sm_90 does (its PTX converts the operands to
+        # fp16 and multiplies in fp16 with fp32 accumulation), an exact widening to fp16,
+        # then tl's fp16 dot.
+        a, b = convert(a, tl.float16), convert(b, tl.float16)
     if a.dtype != b.dtype:
         raise cx.error(f"dot: both operands must have one dtype, got {a.dtype} and {b.dtype}")
     if a.dtype.is_int():

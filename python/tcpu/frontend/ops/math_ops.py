@@ -75,7 +75,7 @@ for _name, _fn in _UNARY_FLOAT.items():
 
 @op("abs")
 def abs_(cx: OpContext, x: Any) -> Value:
-    v = cx.value(x)
+    v = cx.computable(cx.value(x), "tl.abs")
     if v.dtype.is_int_unsigned():
         return v
     return _call("abs", [v], v.dtype, v.shape)

@@ -63,7 +63,7 @@ def keep(cx: OpContext, r: Value, v: Value, axis: int | None) -> Value:
 
 
 def _block(cx: OpContext, x: Any, what: str) -> Value:
-    v = cx.value(x)
+    v = cx.computable(cx.value(x), what)
     if not v.shape:
         raise cx.error(f"{what} needs a block, got a scalar {v.type_text()}")
     return v
