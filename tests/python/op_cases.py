@@ -832,6 +832,31 @@ def cast_fp8(dev) -> ex.Case:
 
 
 @triton.jit
+def cast_fp8_rtz_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    idx = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = idx < n
+    x = tl.load(x_ptr + idx, mask=m, other=0.0)
+    tl.store(out_ptr + idx, x.to(tl.float8e5, fp_downcast_rounding="rtz").to(tl.uint8, bitcast=True), mask=m)
+
+
+def cast_fp8_rtz(dev) -> ex.Case:
+    gen = ex.rng(133)
+    n = 2048
+    x = _fp8_rounding_inputs(gen, n)
+    inputs = {"x": _t(x, dev)}
+    outs = {"rz": _zeros((n, ), torch.uint8, dev)}
+    rules = {"rz": ("exact", "fp32 -> fp8e5 with fp_downcast_rounding='rtz' (the one fp8 rounding Triton 3.6 "
+                    "compiles besides rtne on sm_90) as bits: what it does at overflow, inf, NaN and subnormals is "
+                    "recorded here, not assumed")}
+
+    def launch():
+        return cast_fp8_rtz_kernel[_grid(n)](inputs["x"], outs["rz"], n, BLOCK=BLOCK)
+
+    return ex.Case(name="cast_fp8_rtz", kernel="cast_fp8_rtz_kernel", seed=133, inputs=inputs, outputs=outs,
+                   rules=rules, launch=launch, shapes=f"n={n} fp32: fp8 midpoints, overflow, specials, subnormals")
+
+
+@triton.jit
 def dot_fp8_kernel(a_ptr, b_ptr, c_ptr, e5_ptr, e4_ptr, mixed_ptr, acc_ptr, M: tl.constexpr, N: tl.constexpr,
                    K: tl.constexpr):
     rm = tl.arange(0, M)
@@ -1208,7 +1233,7 @@ def where_int_mask(dev) -> ex.Case:
 
 BUILDERS = [philox_i32, philox_i64, int32_wrap, int32_divmod, int8_ops, uint32_bitcast, cast_f32_f16, cast_f32_bf16,
             cast_float_int, bitcast, f32_arith, f32_minmax_nan, f32_div_sqrt, f16_bf16_arith, f32_math, reduce_int,
-            reduce_f32, dot_f32_ieee, dot_f16, cast_fp8, dot_fp8, atomic_counts, gather_scatter, sort_i32, where_int_mask]
+            reduce_f32, dot_f32_ieee, dot_f16, cast_fp8, cast_fp8_rtz, dot_fp8, atomic_counts, gather_scatter, sort_i32, where_int_mask]
 
 
 def golden_cases(dev) -> list:
