@@ -184,8 +184,14 @@ def k_fp8_fp64(X):
 
 @triton.jit
 def k_fp8_rtz(X):
-    x = tl.load(X + tl.arange(0, 16))
+    x = tl.load(X + tl.arange(0, 16)).to(tl.float16)
     tl.store(X + tl.arange(0, 16), x.to(tl.float8e5, fp_downcast_rounding="rtz").to(tl.float32))
+
+
+@triton.jit
+def k_fp8_full(X):
+    x = tl.full((16,), 1.5, tl.float8e4nv)
+    tl.store(X + tl.arange(0, 16), x.to(tl.float32))
 
 
 @triton.jit
@@ -201,7 +207,8 @@ CASES = [
     (k_fp8_sum, (), "tl.sum(x, 0)", "tl.sum on fp8e5"),
     (k_fp8_int, (), "x.to(tl.int32)", "cannot cast fp8e5[16] to int32"),
     (k_fp8_fp64, (), "x.to(tl.float64)", "fp8 <-> fp64 conversions"),
-    (k_fp8_rtz, (), "fp_downcast_rounding", "fp_downcast_rounding='rtz' to fp8e5"),
+    (k_fp8_rtz, (), "fp_downcast_rounding", "only from fp32 to float8e5"),
+    (k_fp8_full, (), "tl.full((16,), 1.5", "Triton has no fp8 constants other than 0"),
     (k_fp8_dot_fp16, (), "tl.dot(a.to", "both operands must have one dtype, got fp8e5 and fp16"),
     (k_break, (), "        break", "'break' is not supported"),
     (k_chained, (3,), "0 < n < 4", "chained comparisons"),

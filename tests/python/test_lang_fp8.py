@@ -112,7 +112,7 @@ def test_conversion_from_fp8_is_exact_for_every_pattern(fmt, dst, device):
 @triton.jit
 def _moves_kernel(B, OUT, FULL, N, DT: tl.constexpr):
     # masked loads with `other`, where, trans and reshape on fp8 blocks; stores through a
-    # typed pointer; creation with tl.full and tl.zeros.
+    # typed pointer; creation with tl.zeros and by conversion.
     r = tl.arange(0, 8)[:, None]
     c = tl.arange(0, 16)[None, :]
     src = B.to(tl.pointer_type(DT))
@@ -121,7 +121,8 @@ def _moves_kernel(B, OUT, FULL, N, DT: tl.constexpr):
     t = tl.trans(y)
     dst = OUT.to(tl.pointer_type(DT))
     tl.store(dst + tl.arange(0, 16)[:, None] * 8 + tl.arange(0, 8)[None, :], t)
-    f = tl.full((16,), 3.3, DT)
+    # Triton has no fp8 constants but 0 (test_frontend_errors.py): others are made in fp32.
+    f = tl.full((16,), 3.3, tl.float32).to(DT)
     tl.store(FULL.to(tl.pointer_type(DT)) + tl.arange(0, 16), tl.reshape(f, (16,)))
 
 

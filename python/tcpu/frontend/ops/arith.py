@@ -71,6 +71,7 @@ def _operand(cx: OpContext, x: Any, dtype: tl.dtype) -> Value:
                     raise cx.error("cannot combine an unsigned tensor with a negative scalar "
                                    f"({x}); cast one of them explicitly")
                 raise cx.error(f"scalar {x} is out of range for type {dtype}")
+        cx.check_constant(x, dtype)
         return Value(cpp.literal(x, dtype), dtype)
     return convert(x, dtype)
 
@@ -237,8 +238,8 @@ def cast(cx: OpContext, x: Any, dtype: tl.dtype, bitcast: bool = False,
 
 def _check_fp8_conversion(cx: OpContext, v: Value, dtype: tl.dtype, rounding: Any) -> None:
     """Triton 3.6 converts fp8 only to and from floats (an integer is "cannot cast"), and its
-    NVIDIA backend compiles neither fp64 <-> fp8 nor a round-toward-zero fp8 (measured on an
-    H200): each is refused here with the way around it."""
+    NVIDIA backend compiles neither fp64 <-> fp8 nor a round-toward-zero fp8 other than fp32 ->
+    float8e5 (measured on an H200): each is refused here with the way around it."""
     other = dtype if v.dtype.is_fp8() else v.dtype
     cpp.ctype(v.dtype), cpp.ctype(dtype)  # fp8 kinds tcpu lacks raise UnsupportedError
     if not other.is_floating():
@@ -247,9 +248,9 @@ def _check_fp8_conversion(cx: OpContext, v: Value, dtype: tl.dtype, rounding: An
     if other.name == "fp64":
         raise cx.error(f"cannot convert {v.dtype} to {dtype}: Triton cannot compile fp8 <-> "
                        "fp64 conversions for NVIDIA GPUs; go through tl.float32")
-    if rounding == "rtz" and dtype.is_fp8():
-        raise cx.error(f"fp_downcast_rounding='rtz' to {dtype}: Triton's NVIDIA backend has no "
-                       "such conversion (only round to nearest even)")
+    if rounding == "rtz" and dtype.is_fp8() and (v.dtype.name, dtype.name) != ("fp32", "fp8e5"):
+        raise cx.error(f"fp_downcast_rounding='rtz' from {v.dtype} to {dtype}: Triton's NVIDIA "
+                       "backend rounds toward zero to fp8 only from fp32 to float8e5")
 
 
 @op("cast")

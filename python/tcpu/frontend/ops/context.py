@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from ..emitter import Emitter
 
 
+_TL_NAMES = {"fp8e5": "float8e5", "fp8e4nv": "float8e4nv"}
+
+
 class OpContext:
     def __init__(self, emitter: "Emitter", node: ast.AST, error_at: Any, lowerer: Any) -> None:
         self.emit = emitter
@@ -64,6 +67,14 @@ class OpContext:
             raise self.error(f"{what} on {dtype}: Triton cannot compute in fp8 (only loads, "
                              "stores, conversions and tl.dot take it); convert with "
                              ".to(tl.float32) or .to(tl.float16) first")
+
+    def check_constant(self, value: Any, dtype: tl.dtype) -> None:
+        """Triton makes a constant of a dtype with builder.get_<dtype>, which Triton 3.6 lacks
+        for fp8: only 0 (its null value) is an fp8 constant (measured on an H200)."""
+        if dtype.is_fp8() and value != 0:
+            raise self.error(f"the constant {value!r} of dtype {dtype}: Triton has no fp8 "
+                             f"constants other than 0; make it in tl.float32 and convert it "
+                             f"with .to(tl.{_TL_NAMES.get(dtype.name, dtype.name)})")
 
     def dtype_arg(self, x: Any, what: str) -> tl.dtype:
         d = self.const(x, what)

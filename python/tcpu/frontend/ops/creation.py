@@ -42,6 +42,8 @@ def arange(cx: OpContext, start: Any, end: Any) -> Value:
 
 def full_value(cx: OpContext, shape: tuple[int, ...], value: Any, dtype: tl.dtype) -> Value:
     v = unwrap(value)
+    if not isinstance(v, Value):
+        cx.check_constant(v, dtype)
     scalar = convert(cx.value(v), dtype) if isinstance(v, Value) else Value(
         cpp.literal(v, dtype), dtype)
     if isinstance(v, Value) and v.shape:
