@@ -212,8 +212,7 @@ TL_INLINE U castTowardZero(S x) {
     // high byte; NaN gives 0x7f (measured: tests/goldens/triton_ops/cast_fp8_rtz).
     static_assert(std::is_same_v<std::remove_cv_t<U>, float8e5> && std::is_same_v<S, float>,
                   "Triton rounds toward zero to fp8 only from fp32 to float8e5");
-    if (std::isnan(x))
-      return U{0x7f};
+    if (std::isnan(x)) return U{0x7f};
     return U{static_cast<uint8_t>(std::bit_cast<uint16_t>(castTowardZero<_Float16>(x)) >> 8)};
   }
   constexpr bool narrowing = std::is_floating_point_v<S> && sizeof(U) < sizeof(S) &&
