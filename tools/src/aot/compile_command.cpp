@@ -4,6 +4,7 @@
 #include "aot/aot_launcher.hpp"
 #include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
+#include "formats/input_files.hpp"
 #include "formats/output_files.hpp"
 #include "jit/compiler.hpp"
 #include "run/runtime_session.hpp"

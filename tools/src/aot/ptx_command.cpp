@@ -4,6 +4,7 @@
 
 #include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
+#include "formats/input_files.hpp"
 #include "formats/output_files.hpp"
 #include "ptx/ptx_compiler.hpp"
 #include "xcheck/xcheck_cases.hpp"

@@ -1,8 +1,5 @@
 #include "cli/command_support.hpp"
 
-#include <fstream>
-#include <iterator>
-
 #include "cli/exit_codes.hpp"
 
 namespace tcpu::cli {
@@ -29,12 +26,6 @@ int reportFailure(Console console, const std::string& command, const std::string
 
 int reportFailure(Console console, const std::string& command, const Status& status, int exitCode) {
   return reportFailure(console, command, status.message(), exitCode);
-}
-
-Expected<std::string> readInputFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status(TCPU_ERROR_FILE_NOT_FOUND, concat("cannot read '", path, "'"));
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 } // namespace tcpu::cli

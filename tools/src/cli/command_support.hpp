@@ -26,9 +26,6 @@ int reportFailure(Console console, const std::string& command, const std::string
                   int exitCode);
 int reportFailure(Console console, const std::string& command, const Status& status, int exitCode);
 
-// The bytes of an input file; TCPU_ERROR_FILE_NOT_FOUND naming it when it cannot be read.
-Expected<std::string> readInputFile(const std::string& path);
-
 } // namespace tcpu::cli
 
 #endif // TCPU_TOOLS_COMMAND_SUPPORT_HPP

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <iterator>
 
@@ -15,14 +16,26 @@ Expected<std::string> readInputFile(const std::filesystem::path& path) {
   if (!std::filesystem::is_regular_file(status))
     return Status(TCPU_ERROR_OPERATING_SYSTEM,
                   concat("'", path.string(), "' is not a regular file"));
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (!error && size > kMaxInputFileBytes)
+    return Status(TCPU_ERROR_OPERATING_SYSTEM,
+                  concat("'", path.string(), "' is ", size, " bytes, more than an input may be (",
+                         kMaxInputFileBytes, ")"));
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return Status(TCPU_ERROR_OPERATING_SYSTEM,
                   concat("'", path.string(), "' cannot be opened: ", std::strerror(errno)));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad())
-    return Status(TCPU_ERROR_OPERATING_SYSTEM, concat("reading '", path.string(), "' failed"));
-  return bytes;
+  // libstdc++'s filebuf throws from underflow when read(2) fails, whatever the stream's
+  // exception mask: caught here, so that no input error ends the process.
+  try {
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad())
+      return Status(TCPU_ERROR_OPERATING_SYSTEM, concat("reading '", path.string(), "' failed"));
+    return bytes;
+  } catch (const std::exception& e) {
+    return Status(TCPU_ERROR_OPERATING_SYSTEM,
+                  concat("reading '", path.string(), "' failed: ", e.what()));
+  }
 }
 
 } // namespace tcpu::cli

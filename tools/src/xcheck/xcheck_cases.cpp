@@ -5,6 +5,7 @@
 
 #include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
+#include "formats/input_files.hpp"
 
 namespace tcpu::cli {
 namespace {
@@ -126,7 +127,11 @@ Expected<std::vector<XcheckCase>> readSelectedXcheckCases(const std::string& pat
 }
 
 int exitCodeForCasesFailure(const Status& status) {
-  return status.code() == TCPU_ERROR_FILE_NOT_FOUND ? kExitInputOutput : kExitUsage;
+  // The file could not be read (missing, not a regular file, too large, unreadable): an input
+  // error; anything else is a malformed cases file, which is the command line's.
+  const bool unreadable = status.code() == TCPU_ERROR_FILE_NOT_FOUND ||
+                          status.code() == TCPU_ERROR_OPERATING_SYSTEM;
+  return unreadable ? kExitInputOutput : kExitUsage;
 }
 
 std::optional<std::string> caseOption(const XcheckCase& xcheckCase, std::string_view name,
