@@ -1,7 +1,9 @@
 // Settings from the environment. Its own executable, with no fixture that
 // sets a schedule through the API first (an API setting wins over the environment).
 #include <cstdlib>
+#include <string>
 
+#include "tcpu/environment.hpp"
 #include "tcpu_assertions.hpp"
 
 namespace {
@@ -12,8 +14,54 @@ protected:
     unsetenv("TCPU_NUM_THREADS");
     unsetenv("OMP_NUM_THREADS");
     unsetenv("TCPU_SCHEDULE");
+    unsetenv("TCPU_TEST_FLAG");
+    unsetenv("TCPU_CACHE_DISABLE");
+    unsetenv("TCPU_DLOPEN_PROBE");
   }
 };
+
+TEST_F(Environment, BooleansAcceptTheUsualWordsInAnyCaseAndNothingElse) {
+  EXPECT_TRUE(*tcpu::environmentFlag("TCPU_TEST_FLAG", true)); // unset: the default
+  setenv("TCPU_TEST_FLAG", "", 1);
+  EXPECT_FALSE(*tcpu::environmentFlag("TCPU_TEST_FLAG", false)); // empty: the default
+  for (const char* on : {"1", "true", "TRUE", "On", "yes", "YES"}) {
+    setenv("TCPU_TEST_FLAG", on, 1);
+    const tcpu::Expected<bool> flag = tcpu::environmentFlag("TCPU_TEST_FLAG", false);
+    ASSERT_TRUE(flag) << on;
+    EXPECT_TRUE(*flag) << on;
+  }
+  for (const char* off : {"0", "false", "False", "OFF", "no", "No"}) {
+    setenv("TCPU_TEST_FLAG", off, 1);
+    const tcpu::Expected<bool> flag = tcpu::environmentFlag("TCPU_TEST_FLAG", true);
+    ASSERT_TRUE(flag) << off;
+    EXPECT_FALSE(*flag) << off;
+  }
+  for (const char* bad : {"2", "maybe", "truee", " 1", "y", "disable"}) {
+    setenv("TCPU_TEST_FLAG", bad, 1);
+    const tcpu::Expected<bool> flag = tcpu::environmentFlag("TCPU_TEST_FLAG", true);
+    ASSERT_FALSE(flag) << bad;
+    EXPECT_EQ(flag.status().code(), TCPU_ERROR_INVALID_VALUE);
+    EXPECT_EQ(flag.status().message(),
+              std::string("TCPU_TEST_FLAG='") + bad +
+                  "' is not a boolean (use 1/0, true/false, on/off or yes/no)");
+  }
+}
+
+TEST_F(Environment, ABadBooleanFailsTcpuInitNamingItAndItsValue) {
+  // These were silently taken for their defaults before (only "1" or "0" counted).
+  setenv("TCPU_CACHE_DISABLE", "maybe", 1);
+  EXPECT_EQ(tcpuInit(0), TCPU_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(tcpuGetLastErrorDetail()).find("TCPU_CACHE_DISABLE='maybe'"),
+            std::string::npos)
+      << tcpuGetLastErrorDetail();
+  unsetenv("TCPU_CACHE_DISABLE");
+  setenv("TCPU_DLOPEN_PROBE", "of", 1);
+  EXPECT_EQ(tcpuInit(0), TCPU_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(tcpuGetLastErrorDetail()).find("TCPU_DLOPEN_PROBE='of'"),
+            std::string::npos);
+  setenv("TCPU_DLOPEN_PROBE", "off", 1); // now a word it knows
+  ASSERT_TCPU(tcpuInit(0));
+}
 
 TEST_F(Environment, ScheduleFromEnvironmentUnlessSetThroughTheApi) {
   setenv("TCPU_SCHEDULE", "guided,8", 1);

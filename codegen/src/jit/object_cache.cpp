@@ -18,6 +18,7 @@
 
 #include "codegen_build_id.h"
 #include "support/debug_log.hpp"
+#include "tcpu/environment.hpp"
 
 namespace tcpu::codegen {
 namespace {
@@ -97,17 +98,18 @@ uint64_t checksum(std::string_view payload) {
 
 } // namespace
 
-std::optional<std::filesystem::path> cacheDirectoryFromEnvironment() {
-  if (const char* disabled = std::getenv("TCPU_CACHE_DISABLE");
-      disabled && std::strcmp(disabled, "1") == 0)
-    return std::nullopt;
+Expected<std::optional<std::filesystem::path>> cacheDirectoryFromEnvironment() {
+  Expected<bool> disabled = environmentFlag("TCPU_CACHE_DISABLE", false);
+  if (!disabled) return disabled.status();
+  using Directory = std::optional<std::filesystem::path>;
+  if (*disabled) return Directory();
   if (const char* dir = std::getenv("TCPU_CACHE_DIR"); dir && *dir)
-    return std::filesystem::path(dir);
+    return Directory(std::filesystem::path(dir));
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return std::filesystem::path(xdg) / "tcpu";
+    return Directory(std::filesystem::path(xdg) / "tcpu");
   if (const char* home = std::getenv("HOME"); home && *home)
-    return std::filesystem::path(home) / ".cache" / "tcpu";
-  return std::nullopt;
+    return Directory(std::filesystem::path(home) / ".cache" / "tcpu");
+  return Directory();
 }
 
 CacheKeyBuilder::CacheKeyBuilder(std::string_view kind) {

@@ -16,8 +16,9 @@
 namespace tcpu::codegen {
 
 // TCPU_CACHE_DIR, else $XDG_CACHE_HOME/tcpu, else ~/.cache/tcpu; nullopt when
-// TCPU_CACHE_DISABLE=1 or no directory can be named.
-std::optional<std::filesystem::path> cacheDirectoryFromEnvironment();
+// TCPU_CACHE_DISABLE is on or no directory can be named; an error when TCPU_CACHE_DISABLE is
+// not a boolean.
+Expected<std::optional<std::filesystem::path>> cacheDirectoryFromEnvironment();
 
 // SHA-256 (hex) of length-prefixed fields, so that fields cannot run into each other.
 class FieldDigest {

@@ -173,8 +173,11 @@ Expected<std::unique_ptr<LoadedModule>> IrModuleLoader::load(const ModuleSource&
   const char* dumpDirectory = std::getenv("TCPU_DUMP_DIR");
   const bool withTexts = dumpDirectory && *dumpDirectory;
   std::optional<ObjectCache> cache;
-  if (options->useCache)
-    if (auto directory = cacheDirectoryFromEnvironment()) cache.emplace(*directory);
+  if (options->useCache) {
+    Expected<std::optional<std::filesystem::path>> directory = cacheDirectoryFromEnvironment();
+    if (!directory) return directory.status();
+    if (*directory) cache.emplace(**directory);
+  }
 
   // C++ source is looked up by its own key first: a hit skips clang too. (A dump needs the
   // texts, which only a compile produces: it skips the cache reads.)

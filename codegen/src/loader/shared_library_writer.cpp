@@ -175,8 +175,11 @@ Status writeSharedLibrary(std::span<const std::byte> image,
   Expected<TargetDescription> target = describeTarget(options->targetCpu);
   if (!target) return target.status();
   std::optional<ObjectCache> cache; // for the precompiled tl.h only
-  if (options->useCache)
-    if (auto directory = cacheDirectoryFromEnvironment()) cache.emplace(*directory);
+  if (options->useCache) {
+    Expected<std::optional<std::filesystem::path>> directory = cacheDirectoryFromEnvironment();
+    if (!directory) return directory.status();
+    if (*directory) cache.emplace(**directory);
+  }
 
   std::string bitcode;
   std::span<const std::byte> ir = image;

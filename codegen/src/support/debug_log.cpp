@@ -1,14 +1,15 @@
 #include "support/debug_log.hpp"
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
+
+#include "tcpu/environment.hpp"
 
 namespace tcpu::codegen {
 
 bool debugEnabled() {
-  const char* value = std::getenv("TCPU_DEBUG");
-  return value && std::strcmp(value, "1") == 0;
+  // A bad value failed tcpuInit already (checkEnvironmentFlags): no log then.
+  const Expected<bool> debug = environmentFlag("TCPU_DEBUG", false);
+  return debug && *debug;
 }
 
 void debugLog(const std::string& message) {

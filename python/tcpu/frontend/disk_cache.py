@@ -26,20 +26,18 @@ import types
 from pathlib import Path
 from typing import Any
 
+from .. import _environment as environment
 from ..triton.language import core as tlc
 from .foreign import to_tcpu
 
 FORMAT = "1"
 
 
-def _flag_off(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("0", "false", "off", "no")
-
-
 def directory() -> Path | None:
     """<cache>/python, the cache codegen uses (TCPU_CACHE_DIR, else $XDG_CACHE_HOME/tcpu, else
     ~/.cache/tcpu); None when disabled."""
-    if os.environ.get("TCPU_CACHE_DISABLE") == "1" or _flag_off("TCPU_PYTHON_CACHE"):
+    if environment.flag("TCPU_CACHE_DISABLE", False) or not environment.flag("TCPU_PYTHON_CACHE",
+                                                                            True):
         return None
     root = os.environ.get("TCPU_CACHE_DIR")
     if not root:

@@ -47,6 +47,8 @@ public:
   const Status& status() const { return status_; }
   T& operator*() { return *value_; }
   T* operator->() { return &*value_; }
+  const T& operator*() const { return *value_; }
+  const T* operator->() const { return &*value_; }
   T take() { return std::move(*value_); }
 
 private:

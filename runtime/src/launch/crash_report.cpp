@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "launch/kernel_services.hpp"
+#include "tcpu/environment.hpp"
 
 namespace tcpu::detail {
 namespace {
@@ -151,8 +152,9 @@ void onFatalSignal(int signal, siginfo_t* info, void* context) {
 }
 
 bool disabledByEnvironment() {
-  const char* value = std::getenv("TCPU_CRASH_REPORT");
-  return value && std::strcmp(value, "0") == 0;
+  // A bad value failed tcpuInit already (checkEnvironmentFlags): the report stays on.
+  const Expected<bool> report = environmentFlag("TCPU_CRASH_REPORT", true);
+  return report && !*report;
 }
 
 } // namespace

@@ -16,6 +16,8 @@
 #include <array>
 #endif
 
+#include "tcpu/environment.hpp"
+
 namespace tcpu::detail {
 
 #if defined(__linux__)
@@ -79,15 +81,12 @@ std::string describeSignal(int signal) {
   return name ? concat("signal SIG", name) : concat("signal ", signal);
 }
 
-bool probeDisabled() {
-  const char* value = std::getenv("TCPU_DLOPEN_PROBE");
-  return value && std::strcmp(value, "0") == 0;
-}
-
 } // namespace
 
 Status probeDlopen(const std::string& path) {
-  if (probeDisabled()) return {};
+  Expected<bool> probe = environmentFlag("TCPU_DLOPEN_PROBE", true);
+  if (!probe) return probe.status();
+  if (!*probe) return {};
   int pipeEnds[2];
   if (pipe2(pipeEnds, O_CLOEXEC) != 0)
     return Status(TCPU_ERROR_OPERATING_SYSTEM,

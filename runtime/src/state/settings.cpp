@@ -1,29 +1,15 @@
 #include "state/settings.hpp"
 
+#include "tcpu/environment.hpp"
+
 #include <omp.h>
 
-#include <cerrno>
 #include <cstdlib>
 #include <optional>
 #include <string>
 
 namespace tcpu::detail {
 namespace {
-
-// A whole decimal number in [minimum, maximum], or an error naming `what`.
-Expected<uint64_t> parseNumber(const std::string& text, const char* what, uint64_t minimum,
-                               uint64_t maximum) {
-  const auto invalid = [&] {
-    return Status(TCPU_ERROR_INVALID_VALUE, concat(what, "='", text, "' is not a whole number in [",
-                                                   minimum, ", ", maximum, "]"));
-  };
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return invalid();
-  errno = 0;
-  char* end = nullptr;
-  const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
-  if (errno == ERANGE || *end != '\0' || value < minimum || value > maximum) return invalid();
-  return static_cast<uint64_t>(value);
-}
 
 constexpr uint64_t kMaxThreads = 4096;
 
@@ -47,7 +33,7 @@ Expected<std::pair<tcpuSchedule, uint32_t>> parseSchedule(const std::string& tex
   uint32_t chunk = 0;
   if (comma != std::string::npos) {
     Expected<uint64_t> parsed =
-        parseNumber(text.substr(comma + 1), "TCPU_SCHEDULE chunk", 0, UINT32_MAX);
+        parseWholeNumber(text.substr(comma + 1), "TCPU_SCHEDULE chunk", 0, UINT32_MAX);
     if (!parsed) return parsed.status();
     chunk = static_cast<uint32_t>(*parsed);
   }
@@ -56,7 +42,9 @@ Expected<std::pair<tcpuSchedule, uint32_t>> parseSchedule(const std::string& tex
 
 Status Settings::loadEnvironment() {
   // Everything is parsed before anything changes: a bad variable leaves the
-  // settings as they were.
+  // settings as they were. The boolean variables are checked here too, so that a bad one
+  // fails tcpuInit instead of being taken for its default where it is read.
+  if (Status flags = checkEnvironmentFlags(); !flags.ok()) return flags;
   int threads = omp_get_num_procs();
   for (const char* variable : {"TCPU_NUM_THREADS", "OMP_NUM_THREADS"}) {
     const char* value = std::getenv(variable);
@@ -64,7 +52,7 @@ Status Settings::loadEnvironment() {
     // OMP_NUM_THREADS may be a list ("4,2") for nested levels; the first entry is ours.
     std::string text = value;
     if (std::string(variable) == "OMP_NUM_THREADS") text = text.substr(0, text.find(','));
-    Expected<uint64_t> parsed = parseNumber(text, variable, 1, kMaxThreads);
+    Expected<uint64_t> parsed = parseWholeNumber(text, variable, 1, kMaxThreads);
     if (!parsed) return parsed.status();
     threads = static_cast<int>(*parsed);
     break;

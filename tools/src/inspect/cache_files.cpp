@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "jit/object_cache.hpp"
+#include "tcpu/environment.hpp"
 
 namespace tcpu::cli {
 namespace {
@@ -165,11 +166,16 @@ bool isStaleTemporary(const CacheFile& file) {
 std::optional<std::filesystem::path> cacheDirectory(const std::optional<std::string>& override,
                                                     std::string& why) {
   if (override) return std::filesystem::path(*override);
-  if (std::optional<std::filesystem::path> directory = codegen::cacheDirectoryFromEnvironment())
-    return directory;
-  const char* disabled = std::getenv("TCPU_CACHE_DISABLE");
-  why = disabled && std::strcmp(disabled, "1") == 0
-            ? "disabled (TCPU_CACHE_DISABLE=1)"
+  Expected<std::optional<std::filesystem::path>> directory =
+      codegen::cacheDirectoryFromEnvironment();
+  if (!directory) {
+    why = directory.status().message();
+    return std::nullopt;
+  }
+  if (*directory) return *directory;
+  const Expected<bool> disabled = environmentFlag("TCPU_CACHE_DISABLE", false);
+  why = disabled && *disabled
+            ? concat("disabled (TCPU_CACHE_DISABLE=", std::getenv("TCPU_CACHE_DISABLE"), ")")
             : "none (neither TCPU_CACHE_DIR, XDG_CACHE_HOME nor HOME is set)";
   return std::nullopt;
 }

@@ -42,7 +42,7 @@ bool isStaleTemporary(const CacheFile& file);
 void removeEmptyFrontEndDirectories(const std::filesystem::path& directory);
 
 // Where the cache is: --dir when given, else the environment's directory. nullopt with
-// `why` set when there is none (TCPU_CACHE_DISABLE=1, or no variable names one).
+// `why` set when there is none (TCPU_CACHE_DISABLE on, no variable names one, or a bad value).
 std::optional<std::filesystem::path> cacheDirectory(const std::optional<std::string>& override,
                                                     std::string& why);
 

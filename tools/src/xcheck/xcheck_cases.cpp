@@ -129,8 +129,8 @@ Expected<std::vector<XcheckCase>> readSelectedXcheckCases(const std::string& pat
 int exitCodeForCasesFailure(const Status& status) {
   // The file could not be read (missing, not a regular file, too large, unreadable): an input
   // error; anything else is a malformed cases file, which is the command line's.
-  const bool unreadable = status.code() == TCPU_ERROR_FILE_NOT_FOUND ||
-                          status.code() == TCPU_ERROR_OPERATING_SYSTEM;
+  const bool unreadable =
+      status.code() == TCPU_ERROR_FILE_NOT_FOUND || status.code() == TCPU_ERROR_OPERATING_SYSTEM;
   return unreadable ? kExitInputOutput : kExitUsage;
 }
 

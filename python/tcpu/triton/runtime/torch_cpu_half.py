@@ -16,9 +16,10 @@ backward passes work too. `TCPU_TORCH_HALF=0` turns it off."""
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
+
+from ... import _environment as environment
 
 _REFUSED = re.compile(r"not implemented for '(Half|BFloat16)'")
 _installed: list[Any] = []  # the entered mode: entered once per process, kept alive
@@ -97,7 +98,7 @@ def _make_mode(torch: Any) -> Any:
 
 def ensure(torch: Any) -> None:
     """Enters the mode once per process, where this torch lacks fp16 matmul on the CPU."""
-    if _installed or os.environ.get("TCPU_TORCH_HALF", "1") == "0":
+    if _installed or not environment.flag("TCPU_TORCH_HALF", True):
         return
     if not _lacks_half_matmul(torch):
         _installed.append(None)  # a torch with the kernels: nothing to add, ever

@@ -1,0 +1,58 @@
+#include "tcpu/environment.hpp"
+
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <string_view>
+
+namespace tcpu {
+namespace {
+
+// The boolean variables of the C++ libraries (the Python package reads its own the same way:
+// python/tcpu/_environment.py). Kept here, so that tcpuInit can check them all.
+constexpr std::array<const char*, 4> kFlags = {"TCPU_CACHE_DISABLE", "TCPU_CRASH_REPORT",
+                                               "TCPU_DEBUG", "TCPU_DLOPEN_PROBE"};
+
+bool equalsIgnoringCase(std::string_view text, std::string_view word) {
+  if (text.size() != word.size()) return false;
+  for (size_t i = 0; i < text.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(text[i])) != word[i]) return false;
+  return true;
+}
+
+} // namespace
+
+Expected<bool> environmentFlag(const char* name, bool unset) {
+  const char* value = std::getenv(name);
+  if (!value || !*value) return unset;
+  for (std::string_view word : {"1", "true", "on", "yes"})
+    if (equalsIgnoringCase(value, word)) return true;
+  for (std::string_view word : {"0", "false", "off", "no"})
+    if (equalsIgnoringCase(value, word)) return false;
+  return Status(
+      TCPU_ERROR_INVALID_VALUE,
+      concat(name, "='", value, "' is not a boolean (use 1/0, true/false, on/off or yes/no)"));
+}
+
+Expected<uint64_t> parseWholeNumber(const std::string& text, const char* what, uint64_t minimum,
+                                    uint64_t maximum) {
+  const auto invalid = [&] {
+    return Status(TCPU_ERROR_INVALID_VALUE, concat(what, "='", text, "' is not a whole number in [",
+                                                   minimum, ", ", maximum, "]"));
+  };
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return invalid();
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+  if (errno == ERANGE || *end != '\0' || value < minimum || value > maximum) return invalid();
+  return static_cast<uint64_t>(value);
+}
+
+Status checkEnvironmentFlags() {
+  for (const char* name : kFlags)
+    if (Expected<bool> flag = environmentFlag(name, false); !flag) return flag.status();
+  return {};
+}
+
+} // namespace tcpu

@@ -1,0 +1,50 @@
+"""tcpu's boolean environment variables in Python (tcpu/_environment.py) read as the C++
+libraries read theirs: 1/0, true/false, on/off, yes/no in any case; anything else is an error
+naming the variable and its value, not a silent default."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import triton
+import triton.language as tl
+from tcpu import _environment as environment
+
+
+@pytest.mark.parametrize("text, value", [("1", True), ("TRUE", True), ("on", True), ("Yes", True),
+                                         ("0", False), ("false", False), ("OFF", False),
+                                         ("no", False)])
+def test_flag_words(monkeypatch, text, value):
+    monkeypatch.setenv("TCPU_TEST_FLAG", text)
+    assert environment.flag("TCPU_TEST_FLAG", not value) is value
+
+
+def test_unset_or_empty_is_the_default(monkeypatch):
+    monkeypatch.delenv("TCPU_TEST_FLAG", raising=False)
+    assert environment.flag("TCPU_TEST_FLAG", True) is True
+    monkeypatch.setenv("TCPU_TEST_FLAG", "")
+    assert environment.flag("TCPU_TEST_FLAG", False) is False
+
+
+@pytest.mark.parametrize("text", ["2", "maybe", "y", " 1", "disable"])
+def test_anything_else_names_the_variable_and_value(monkeypatch, text):
+    monkeypatch.setenv("TCPU_TEST_FLAG", text)
+    with pytest.raises(ValueError, match=f"TCPU_TEST_FLAG={text!r} is not a boolean"):
+        environment.flag("TCPU_TEST_FLAG", True)
+
+
+@triton.jit
+def _fill(X, VALUE: tl.constexpr):
+    tl.store(X + tl.arange(0, 8), VALUE)
+
+
+def test_a_bad_cache_switch_stops_the_compile_with_its_name(monkeypatch):
+    # TCPU_PYTHON_CACHE=disabled was taken as "on" before.
+    monkeypatch.setenv("TCPU_PYTHON_CACHE", "disabled")
+    x = torch.zeros(8)
+    with pytest.raises(ValueError, match="TCPU_PYTHON_CACHE='disabled' is not a boolean"):
+        _fill[(1,)](x, VALUE=3.0)
+    monkeypatch.setenv("TCPU_PYTHON_CACHE", "off")
+    _fill[(1,)](x, VALUE=3.0)
+    assert x.tolist() == [3.0] * 8
