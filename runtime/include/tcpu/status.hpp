@@ -4,6 +4,7 @@
 #ifndef TCPU_STATUS_HPP
 #define TCPU_STATUS_HPP
 
+#include <locale>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -13,10 +14,18 @@
 
 namespace tcpu {
 
-// Builds a message from pieces: concat("gridX=", 0, " is invalid").
+// An output string stream that formats numbers the same in every locale (the classic "C"
+// one): messages and generated code say 1024, never "1,024", whatever global locale the
+// program that loaded tcpu has set.
+class ClassicStream : public std::ostringstream {
+public:
+  ClassicStream() { imbue(std::locale::classic()); }
+};
+
+// Builds a message from pieces: concat("gridX=", 0, " is invalid"), in the classic locale.
 template <class... Parts>
 std::string concat(const Parts&... parts) {
-  std::ostringstream out;
+  ClassicStream out;
   (out << ... << parts);
   return out.str();
 }

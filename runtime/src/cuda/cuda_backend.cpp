@@ -15,9 +15,7 @@ using cuda::check;
 constexpr unsigned kMaxGridYZ = 65535;
 
 std::string hex(uint64_t value) {
-  std::ostringstream out;
-  out << "0x" << std::hex << value;
-  return out.str();
+  return concat("0x", std::hex, value);
 }
 
 // A GPU module: the driver's module, and descriptors of its kernels so that tcpuFuncGet* and the

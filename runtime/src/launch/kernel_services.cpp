@@ -2,6 +2,8 @@
 // device_print and device_assert; the launch context kernel services report to.
 #include "launch/kernel_services.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -40,6 +42,19 @@ float halfToFloat(uint16_t h) {
   float f;
   std::memcpy(&f, &bits, sizeof f);
   return f;
+}
+
+// %f (six decimals), the decimal point a '.' whatever the process's LC_NUMERIC (snprintf's
+// "%f" follows it: "1,500000" under a German locale). Always succeeds, as formatInteger.
+bool formatFixed(double value, char* out, size_t size) {
+  char text[512]; // the longest fixed text of a double: 309 digits, the sign and 7 more
+  const std::to_chars_result written =
+      std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, 6);
+  const size_t length = written.ec == std::errc() ? static_cast<size_t>(written.ptr - text) : 0;
+  const size_t kept = size == 0 ? 0 : std::min(length, size - 1);
+  std::memcpy(out, text, kept);
+  if (size != 0) out[kept] = '\0';
+  return true;
 }
 
 template <class T>
@@ -89,22 +104,18 @@ bool formatValue(const tcpuPrintRecord& r, uint64_t index, char* out, size_t siz
     return formatInteger<uint64_t>(r, index, out, size);
   // Floats as Triton's GPU printf writes them: %f (six decimals).
   case TCPU_TYPE_FP16:
-    std::snprintf(out, size, "%f",
-                  static_cast<double>(halfToFloat(read<uint16_t>(r.values, index))));
-    return true;
+    return formatFixed(static_cast<double>(halfToFloat(read<uint16_t>(r.values, index))), out,
+                       size);
   case TCPU_TYPE_BF16: {
     const uint32_t bits = static_cast<uint32_t>(read<uint16_t>(r.values, index)) << 16;
     float f;
     std::memcpy(&f, &bits, sizeof f);
-    std::snprintf(out, size, "%f", static_cast<double>(f));
-    return true;
+    return formatFixed(static_cast<double>(f), out, size);
   }
   case TCPU_TYPE_FP32:
-    std::snprintf(out, size, "%f", static_cast<double>(read<float>(r.values, index)));
-    return true;
+    return formatFixed(static_cast<double>(read<float>(r.values, index)), out, size);
   case TCPU_TYPE_FP64:
-    std::snprintf(out, size, "%f", read<double>(r.values, index));
-    return true;
+    return formatFixed(read<double>(r.values, index), out, size);
   default:
     return false;
   }

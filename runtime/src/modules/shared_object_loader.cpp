@@ -162,11 +162,7 @@ private:
     return Status(TCPU_ERROR_INVALID_IMAGE,
                   concat("the shared object cannot be loaded: ", parts...));
   }
-  static std::string hex(uint64_t value) {
-    std::ostringstream out;
-    out << "0x" << std::hex << value;
-    return out.str();
-  }
+  static std::string hex(uint64_t value) { return concat("0x", std::hex, value); }
 
   // [offset, offset + size) lies in the file.
   bool inFile(uint64_t offset, uint64_t size) const {

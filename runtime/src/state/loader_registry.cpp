@@ -9,7 +9,7 @@ namespace tcpu::detail {
 namespace {
 
 std::string describeHead(std::span<const std::byte> bytes) {
-  std::ostringstream out;
+  ClassicStream out;
   out << std::hex;
   for (std::size_t i = 0; i < std::min<std::size_t>(bytes.size(), 4); ++i)
     out << (i ? " " : "") << "0x" << static_cast<unsigned>(bytes[i]);

@@ -108,7 +108,7 @@ Expected<ParsedArguments> parseArguments(const CommandSpec& spec,
 }
 
 std::string helpText(const CommandSpec& spec) {
-  std::ostringstream out;
+  ClassicStream out;
   out << "usage: tcpu " << spec.name << " " << spec.usage << "\n\n" << spec.summary << "\n";
   if (!spec.description.empty()) out << "\n" << spec.description << "\n";
   out << "\noptions:\n";

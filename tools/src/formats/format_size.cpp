@@ -1,12 +1,13 @@
 #include "formats/format_size.hpp"
 
 #include <array>
-#include <sstream>
+
+#include "tcpu/status.hpp"
 
 namespace tcpu::cli {
 
 std::string formatSize(uint64_t bytes) {
-  std::ostringstream text;
+  ClassicStream text;
   text.precision(3);
   constexpr std::array<std::pair<double, const char*>, 3> kUnits = {
       {{1e9, " GB"}, {1e6, " MB"}, {1e3, " KB"}}};

@@ -234,7 +234,7 @@ void reportTimes(std::ostream& out, const std::string& kernel, const std::array<
   const double median = milliseconds.size() % 2
                             ? milliseconds[middle]
                             : (milliseconds[middle - 1] + milliseconds[middle]) / 2;
-  std::ostringstream line;
+  ClassicStream line;
   line.setf(std::ios::fixed);
   line.precision(4);
   line << "\ntime: median " << median << " ms, min " << milliseconds.front() << " ms";
