@@ -5,7 +5,9 @@
 #include <sleef.h>
 
 #include <llvm/Config/llvm-config.h>
+#include <llvm/Support/JSON.h>
 
+#include "formats/json_text.hpp"
 #include "scoped_environment.hpp"
 #include "tool_test_support.hpp"
 
@@ -100,6 +102,35 @@ TEST(Info, JsonHasEveryKeyWithTheRuntimesValues) {
   EXPECT_TRUE(contains(out, concat("\"cache\": {\"directory\": \"", cache.path().string(),
                                    "\", \"enabled\": true, \"entries\": 2, \"bytes\": 150}")))
       << out;
+}
+
+TEST(Info, JsonStaysValidForACachePathThatIsNotUtf8) {
+  const TempDir parent;
+  const std::filesystem::path cache = parent.path() / "caf\xc3\xa9-\xff\xfe";
+  std::filesystem::create_directories(cache);
+  const ScopedEnvironment directory("TCPU_CACHE_DIR", cache.string());
+  const ScopedEnvironment enabled("TCPU_CACHE_DISABLE", std::nullopt);
+  const test::CliResult result = runTool({"info", "--json"});
+  ASSERT_EQ(result.code, kExitSuccess) << result.err;
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(result.out);
+  ASSERT_TRUE(static_cast<bool>(parsed)) << llvm::toString(parsed.takeError()) << result.out;
+  // Valid UTF-8 (é) is kept; each stray byte is U+FFFD.
+  EXPECT_TRUE(contains(result.out, "caf\xc3\xa9-\\ufffd\\ufffd\"")) << result.out;
+}
+
+TEST(Info, JsonStringsEscapeWhatJsonCannotHold) {
+  using cli::jsonString;
+  EXPECT_EQ(jsonString("a\"b\\c\n\t\x01\x7f"), "\"a\\\"b\\\\c\\n\\t\\u0001\\u007f\"");
+  EXPECT_EQ(jsonString("\xc3\xa9\xe2\x82\xac\xf0\x9f\x99\x82"),
+            "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x99\x82\"");
+  // Stray, overlong, surrogate, past U+10FFFF and cut-short sequences.
+  for (const char* bad : {"\xff", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82"}) {
+    const std::string quoted = jsonString(bad);
+    EXPECT_EQ(quoted.find_first_of("\x80\x81\x82\x90\xa0\xaf\xc0\xe2\xed\xf4\xff"),
+              std::string::npos)
+        << quoted;
+    EXPECT_TRUE(static_cast<bool>(llvm::json::parse(quoted))) << quoted;
+  }
 }
 
 TEST(Info, TakesNoArguments) {

@@ -7,8 +7,10 @@
 
 namespace tcpu::cli {
 
-// `text` as a quoted JSON string: quotes, backslashes and control characters escaped; other
-// bytes passed through (the texts shown are UTF-8 or ASCII).
+// `text` as a quoted JSON string: quotes, backslashes and control characters escaped, UTF-8
+// passed through, and each byte that is not part of well-formed UTF-8 (a path may hold any
+// bytes) written as U+FFFD, so that the output is always valid JSON. (tcpu and tcpu-rt share
+// this one writer; LLVM's would do the same but tcpu-rt links no LLVM.)
 std::string jsonString(std::string_view text);
 
 } // namespace tcpu::cli
