@@ -1,10 +1,12 @@
 // Loading kernel modules from files and memory; functions and their parameters.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <string>
 #include <vector>
 
 #include "kernels/typed_out.hpp"
@@ -115,6 +117,57 @@ TEST_F(Modules, LoadFromMemoryImage) {
   ASSERT_TCPU(tcpuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
   EXPECT_EQ(out, std::vector<float>(10, 3.0f));
   ASSERT_TCPU(tcpuModuleUnload(fromMemory));
+}
+
+std::vector<char> fileBytes(const char* path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<char>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST_F(Modules, MemoryImagesLoadWithoutTheTemporaryDirectoryAndStayApart) {
+#if defined(__linux__)
+  // A memory image is opened as a memory file: $TMPDIR is not used (it may be noexec), so
+  // one that cannot hold files does not matter.
+  const auto blocked =
+      std::filesystem::temp_directory_path() / ("tcpu-not-a-dir-" + std::to_string(::getpid()));
+  std::ofstream(blocked.string()) << "a file where a directory should be";
+  const char* saved = std::getenv("TMPDIR");
+  const std::string previous = saved ? saved : "";
+  setenv("TMPDIR", (blocked / "sub").c_str(), 1);
+#endif
+  // Two different images loaded at once stay two modules (dlopen matches loaded objects by
+  // name first: the memory files' names must differ while both are loaded).
+  const std::vector<char> image = fileBytes(TCPU_TEST_KERNELS_PATH);
+  const std::vector<char> alternative = fileBytes(TCPU_TEST_ALT_KERNELS_PATH);
+  tcpuModule first, second;
+  ASSERT_TCPU(tcpuModuleLoadData(&first, image.data(), image.size()));
+  ASSERT_TCPU(tcpuModuleLoadData(&second, alternative.data(), alternative.size()));
+#if defined(__linux__)
+  // Mapped from memory files, not from files written to a directory.
+  const std::vector<char> mapBytes = fileBytes("/proc/self/maps");
+  const std::string maps(mapBytes.begin(), mapBytes.end());
+  EXPECT_NE(maps.find("/memfd:tcpu-module"), std::string::npos);
+  EXPECT_EQ(maps.find("/tcpu-module-"), std::string::npos);
+#endif
+  tcpuFunction f;
+  EXPECT_TCPU(tcpuModuleGetFunction(&f, first, "empty"));
+  EXPECT_EQ(tcpuModuleGetFunction(&f, first, "alt_only"), TCPU_ERROR_NOT_FOUND);
+  EXPECT_TCPU(tcpuModuleGetFunction(&f, second, "alt_only"));
+  EXPECT_EQ(tcpuModuleGetFunction(&f, second, "empty"), TCPU_ERROR_NOT_FOUND);
+  ASSERT_TCPU(tcpuModuleUnload(first));
+  // After an unload, the next image may get the freed name: it is still its own module.
+  tcpuModule third;
+  ASSERT_TCPU(tcpuModuleLoadData(&third, image.data(), image.size()));
+  EXPECT_TCPU(tcpuModuleGetFunction(&f, third, "empty"));
+  ASSERT_TCPU(tcpuModuleUnload(second));
+  ASSERT_TCPU(tcpuModuleUnload(third));
+#if defined(__linux__)
+  if (saved)
+    setenv("TMPDIR", previous.c_str(), 1);
+  else
+    unsetenv("TMPDIR");
+  std::filesystem::remove(blocked);
+#endif
 }
 
 TEST_F(Modules, LoadingAPathAgainReadsTheFileAgain) {

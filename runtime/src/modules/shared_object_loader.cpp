@@ -1,6 +1,9 @@
 #include "modules/shared_object_loader.hpp"
 
 #include <dlfcn.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "modules/dlopen_probe.hpp"
@@ -30,8 +34,14 @@ namespace {
 
 class SharedObjectModule final : public LoadedModule {
 public:
-  explicit SharedObjectModule(void* handle) : handle_(handle) {}
-  ~SharedObjectModule() override { dlclose(handle_); }
+  // `keptFile`: a descriptor to close after dlclose (the memory file a module was opened from,
+  // kept open so that its /proc/self/fd/N name is not reused, and so not taken by dlopen for
+  // this module, while it is loaded); -1 for none.
+  SharedObjectModule(void* handle, int keptFile) : handle_(handle), keptFile_(keptFile) {}
+  ~SharedObjectModule() override {
+    dlclose(handle_);
+    if (keptFile_ >= 0) ::close(keptFile_);
+  }
   SharedObjectModule(const SharedObjectModule&) = delete;
   SharedObjectModule& operator=(const SharedObjectModule&) = delete;
 
@@ -44,9 +54,17 @@ public:
 
 private:
   void* handle_;
+  int keptFile_;
 };
 
-Expected<std::unique_ptr<LoadedModule>> openShared(const std::string& path) {
+// dlopen(path); `keptFile` as SharedObjectModule's, owned from here on (closed on failure too).
+Expected<std::unique_ptr<LoadedModule>> openShared(const std::string& path, int keptFile = -1) {
+  struct CloseOnFailure {
+    int fd;
+    ~CloseOnFailure() {
+      if (fd >= 0) ::close(fd);
+    }
+  } guard{keptFile};
   if (Status probed = probeDlopen(path); !probed.ok()) return probed;
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
@@ -54,12 +72,58 @@ Expected<std::unique_ptr<LoadedModule>> openShared(const std::string& path) {
     return Status(TCPU_ERROR_INVALID_IMAGE, concat("the shared object cannot be loaded: ",
                                                    why ? why : "unknown dlopen error"));
   }
-  return std::unique_ptr<LoadedModule>(new SharedObjectModule(handle));
+  guard.fd = -1;
+  return std::unique_ptr<LoadedModule>(new SharedObjectModule(handle, keptFile));
 }
 
-// dlopen needs a file: write the image to a private temporary one, open it,
-// and remove the name at once (the mapping stays valid).
+// Writes all of `bytes` to `fd`; false (errno set) on failure.
+bool writeAll(int fd, std::span<const std::byte> bytes) {
+  std::size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return false;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+#if defined(__linux__)
+// dlopen needs a file: on Linux an anonymous memory file (memfd_create), opened through
+// /proc/self/fd. Nothing touches the disk, and a noexec or unwritable $TMPDIR does not matter.
+// nullopt where memfd_create is missing (ENOSYS: kernels before 3.17) or refused (a seccomp
+// policy), and where /proc is not mounted: the caller falls back to a temporary file.
+std::optional<Expected<std::unique_ptr<LoadedModule>>>
+openSharedMemoryFile(std::span<const std::byte> bytes) {
+  const int fd = memfd_create("tcpu-module", MFD_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  const std::string path = concat("/proc/self/fd/", fd);
+  if (!writeAll(fd, bytes)) {
+    const int error = errno;
+    ::close(fd);
+    return Expected<std::unique_ptr<LoadedModule>>(
+        Status(TCPU_ERROR_OPERATING_SYSTEM,
+               concat("cannot write the module to a memory file: ", std::strerror(error))));
+  }
+  if (::access(path.c_str(), R_OK) != 0) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  // dlopen finds an already loaded object by its name before anything else: the descriptor
+  // stays open while the module is loaded, so that no other module gets the same name.
+  return openShared(path, fd);
+}
+#endif
+
+// Elsewhere (or as a fallback): a private temporary file, opened, its name removed at once
+// (the mapping stays valid).
 Expected<std::unique_ptr<LoadedModule>> openSharedImage(std::span<const std::byte> bytes) {
+#if defined(__linux__)
+  if (auto inMemory = openSharedMemoryFile(bytes)) return std::move(*inMemory);
+#endif
   std::error_code ignored;
   std::filesystem::path directory = std::filesystem::temp_directory_path(ignored);
   if (directory.empty()) directory = "/tmp";
@@ -68,18 +132,12 @@ Expected<std::unique_ptr<LoadedModule>> openSharedImage(std::span<const std::byt
   if (fd < 0)
     return Status(TCPU_ERROR_OPERATING_SYSTEM, concat("cannot create a temporary file in ",
                                                       directory, ": ", std::strerror(errno)));
-  std::size_t written = 0;
-  while (written < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int error = errno;
-      ::close(fd);
-      ::unlink(name.c_str());
-      return Status(TCPU_ERROR_OPERATING_SYSTEM,
-                    concat("cannot write temporary file ", name, ": ", std::strerror(error)));
-    }
-    written += static_cast<std::size_t>(n);
+  if (!writeAll(fd, bytes)) {
+    const int error = errno;
+    ::close(fd);
+    ::unlink(name.c_str());
+    return Status(TCPU_ERROR_OPERATING_SYSTEM,
+                  concat("cannot write temporary file ", name, ": ", std::strerror(error)));
   }
   ::close(fd);
   auto module = openShared(name);
