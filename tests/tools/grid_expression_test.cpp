@@ -145,16 +145,53 @@ TEST(GridExpression, RejectsWhatCWouldReadDifferentlyOrWhatIsNotInTheSubset) {
   EXPECT_NE(parseError("n;1,1,1").find("unexpected character ';'"), std::string::npos);
   EXPECT_NE(parseError("n\n,1,1").find("unexpected character '\\x0a'"), std::string::npos);
   EXPECT_NE(parseError("\xc3\xa9,1,1").find("unexpected character '\\xc3'"), std::string::npos);
-  EXPECT_NE(parseError("f(n),1,1").find("expected an operator before '('"), std::string::npos);
+  EXPECT_EQ(parseError("f(n),1,1"),
+            "--grid column 1: unknown function 'f' (cdiv, min and max are known) in 'f(n)'");
   EXPECT_NE(parseError("(int)n,1,1").find("column 6: expected an operator before 'n'"),
             std::string::npos);
   EXPECT_NE(parseError("sizeof n,1,1").find("expected an operator before 'n'"), std::string::npos);
   EXPECT_NE(parseError("9223372036854775808,1,1").find("does not fit in int64"), std::string::npos);
 }
 
+TEST(GridExpression, CdivMinAndMaxAreTheFunctionsTritonGridsUse) {
+  EXPECT_EQ(*evaluate("cdiv(n, 1024)", 98432), 97u);
+  EXPECT_EQ(*evaluate("cdiv(n, 1024)", 1024), 1u);
+  EXPECT_EQ(*evaluate("cdiv(n, 1024)", 0), 0u);
+  EXPECT_EQ(*evaluate("cdiv(-n, 4) + 9", 7), 8u); // ceil(-1.75) == -1
+  EXPECT_EQ(*evaluate("min(cdiv(n, 128), 64)", 100000), 64u);
+  EXPECT_EQ(*evaluate("max(n - 10, 1)", 3), 1u);
+  EXPECT_EQ(*evaluate("2 * max(min(n, 8), (n))", 5), 10u);
+  // Commas inside a call do not separate grid entries.
+  Expected<GridExpressions> grid = parseGrid("cdiv(n, 64), max(n, 2), 1", kNames);
+  ASSERT_TRUE(grid) << grid.status().message();
+  EXPECT_EQ(grid->text[0], "cdiv(n, 64)");
+  EXPECT_EQ(grid->text[1], "max(n, 2)");
+  const Expected<uint32_t> zero = evaluate("cdiv(n, n - 7)", 7);
+  ASSERT_FALSE(zero);
+  EXPECT_EQ(zero.status().message(),
+            "--grid gridX 'cdiv(n, n - 7)': cdiv(7, 0) needs a positive divisor");
+  EXPECT_EQ(parseError("cdiv(n),1,1"), "--grid column 7: cdiv() takes two arguments in 'cdiv(n)'");
+  EXPECT_EQ(parseError("cdiv(n 2),1,1"),
+            "--grid column 8: cdiv() takes two arguments in 'cdiv(n 2)'");
+  EXPECT_EQ(parseError("min(n, 1, 2),1,1"),
+            "--grid column 9: min() takes two arguments; found ',' in 'min(n, 1, 2)'");
+  EXPECT_EQ(parseError("max(n, 1,1,1"), "--grid column 1: unclosed '(' in 'max(n'");
+  EXPECT_EQ(parseError("(1, 2),1,1"), "--grid column 3: expected ')' but found ',' in '(1, 2)'");
+  const std::vector<std::string> shadowing = {"max", "n"};
+  Expected<GridExpressions> hidden = parseGrid("max(n, 2),1,1", shadowing);
+  ASSERT_FALSE(hidden);
+  EXPECT_EQ(hidden.status().message(), "--grid column 1: 'max' is an argument of the kernel, so "
+                                       "it cannot be called here in 'max(n, 2)'");
+  EXPECT_TRUE(parseGrid("max + 1,1,1", shadowing)); // the argument itself is fine
+}
+
 TEST(GridExpression, HostileNestingAndLengthAreErrorsNotCrashes) {
   EXPECT_NE(parseError(std::string(100, '(') + "1,1,1").find("nested parentheses"),
             std::string::npos);
+  std::string calls;
+  for (int i = 0; i < 100; ++i)
+    calls += "cdiv(";
+  EXPECT_NE(parseError(calls + "1,1,1").find("nested parentheses"), std::string::npos);
   EXPECT_NE(parseError(std::string(100000, '(') + "1,1,1").find("tokens in one entry"),
             std::string::npos);
   std::string negations;

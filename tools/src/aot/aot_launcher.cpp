@@ -178,6 +178,12 @@ std::string launcherSource(const AotSpecialization& specialization) {
                                                       ? concat("(int64_t)", argument.name)
                                                       : constantLiteral(argument));
   }
+  // The functions a grid may call (tools/src/run/grid_expression.cpp), as evaluateGrid computes
+  // them; a cdiv by a non-positive divisor gives -1, which the launch refuses below.
+  out << "[[maybe_unused]] int64_t cdiv(int64_t x, int64_t y) {\n"
+      << "  return y <= 0 ? -1 : x / y + (x % y != 0 && x > 0 ? 1 : 0);\n}\n"
+      << "[[maybe_unused]] int64_t min(int64_t a, int64_t b) { return a < b ? a : b; }\n"
+      << "[[maybe_unused]] int64_t max(int64_t a, int64_t b) { return a > b ? a : b; }\n";
   out << "void tcpu_aot_grid(int64_t* tcpu_aot_out"
       << (gridParameters.empty() ? "" : ", " + gridParameters) << ") {\n";
   for (int axis = 0; axis < 3; ++axis)

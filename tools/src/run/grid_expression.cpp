@@ -1,5 +1,6 @@
 #include "run/grid_expression.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <memory>
 
@@ -108,7 +109,7 @@ private:
         at = end;
       } else if (c == '-' && at + 1 < entry_.size() && entry_[at + 1] == '-') {
         return error(at, "'--' is C's decrement operator (write '- -')");
-      } else if (std::string_view("+-*/%()").find(c) != std::string_view::npos) {
+      } else if (std::string_view("+-*/%(),").find(c) != std::string_view::npos) {
         tokens_.push_back({Token::Kind::Operator, entry_.substr(at, 1), at, 0});
         ++at;
       } else {
@@ -211,6 +212,8 @@ private:
       return node;
     case Token::Kind::Name:
       ++next_;
+      if (peek().kind == Token::Kind::Operator && peek().text == "(")
+        return parseCall(token, depth);
       node->kind = Node::Kind::Name;
       node->name = std::string(token.text);
       return node;
@@ -237,6 +240,41 @@ private:
     return inner;
   }
 
+  // call := ('cdiv' | 'min' | 'max') '(' sum ',' sum ')', as Triton users write grids
+  // (triton.cdiv(n, BLOCK)); a Binary node whose op is 'c', '<' or '>'.
+  Expected<NodePointer> parseCall(const Token& name, int depth) {
+    char op = 0;
+    if (name.text == "cdiv")
+      op = 'c';
+    else if (name.text == "min")
+      op = '<';
+    else if (name.text == "max")
+      op = '>';
+    else
+      return error(name.offset,
+                   concat("unknown function '", name.text, "' (cdiv, min and max are known)"));
+    if (depth >= kMaxNesting)
+      return error(name.offset, concat("more than ", kMaxNesting, " nested parentheses"));
+    ++next_; // '('
+    Expected<NodePointer> first = parseSum(depth + 1);
+    if (!first) return first;
+    char comma = 0;
+    if (peek().kind == Token::Kind::End) return error(name.offset, "unclosed '('");
+    if (!takeOperator(",", comma))
+      return error(peek().offset, concat(name.text, "() takes two arguments"));
+    Expected<NodePointer> second = parseSum(depth + 1);
+    if (!second) return second;
+    const Token& closing = peek();
+    if (closing.kind == Token::Kind::End) return error(name.offset, "unclosed '('");
+    if (closing.text != ")")
+      return error(closing.offset,
+                   concat(name.text, "() takes two arguments; found '", closing.text, "'"));
+    ++next_;
+    NodePointer call = binary(op, name.offset, first.take(), second.take());
+    call->name = std::string(name.text); // for messages, and to refuse an argument of that name
+    return call;
+  }
+
   std::string_view entry_;
   std::size_t entryColumn_;
   std::vector<Token> tokens_;
@@ -253,6 +291,19 @@ const Node* firstUnknownName(const Node& node, const std::vector<std::string>& k
   for (const NodePointer* child : {&node.left, &node.right}) {
     if (!*child) continue;
     if (const Node* unknown = firstUnknownName(**child, known)) return unknown;
+  }
+  return nullptr;
+}
+
+// The first call (leftmost) to a function that is also one of `arguments` (the generated C
+// could not call it: the parameter hides it), or null.
+const Node* firstShadowedCall(const Node& node, const std::vector<std::string>& arguments) {
+  if (node.kind == Node::Kind::Binary && !node.name.empty())
+    for (const std::string& argument : arguments)
+      if (argument == node.name) return &node;
+  for (const NodePointer* child : {&node.left, &node.right}) {
+    if (!*child) continue;
+    if (const Node* shadowed = firstShadowedCall(**child, arguments)) return shadowed;
   }
   return nullptr;
 }
@@ -310,6 +361,13 @@ private:
     case '*':
       if (__builtin_mul_overflow(left, right, &result)) break;
       return result;
+    case 'c': // cdiv: ceil(left / right), for a positive divisor (Triton's (x + y - 1) // y)
+      if (right <= 0) return fail(concat("cdiv(", left, ", ", right, ") needs a positive divisor"));
+      return left / right + (left % right != 0 && left > 0 ? 1 : 0);
+    case '<':
+      return std::min(left, right);
+    case '>':
+      return std::max(left, right);
     default: // '/' and '%': C's truncating division, and its undefined cases as errors
       if (right == 0) return fail(concat("division by zero in ", operation));
       if (left == std::numeric_limits<int64_t>::min() && right == -1) break;
@@ -328,13 +386,30 @@ private:
 
 } // namespace
 
+namespace {
+
+// The first ',' at or after `begin` outside parentheses (cdiv(a, b) has its own), or npos.
+// With a '(' never closed, the first ',' at all: the entry then ends there and its parser says
+// "unclosed '('" instead of the grid seeming to have too few entries.
+std::size_t topLevelComma(std::string_view text, std::size_t begin) {
+  int depth = 0;
+  for (std::size_t i = begin; i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    if (text[i] == ')' && depth > 0) --depth;
+    if (text[i] == ',' && depth == 0) return i;
+  }
+  return depth > 0 ? text.find(',', begin) : std::string_view::npos;
+}
+
+} // namespace
+
 Expected<GridExpressions> parseGrid(std::string_view text,
                                     const std::vector<std::string>& argumentNames) {
   GridExpressions grid;
   std::size_t entryBegin = 0;
   for (int axis = 0; axis < 3; ++axis) {
     const bool last = axis == 2;
-    std::size_t entryEnd = text.find(',', entryBegin);
+    std::size_t entryEnd = topLevelComma(text, entryBegin);
     if (entryEnd == std::string_view::npos) {
       if (!last)
         return Status(TCPU_ERROR_INVALID_VALUE,
@@ -365,6 +440,10 @@ Expected<GridExpressions> parseGrid(std::string_view text,
           concat(parser.error(unknown->offset, concat("unknown argument '", unknown->name, "'"))
                      .message(),
                  " ", listArguments(argumentNames)));
+    if (const Node* shadowed = firstShadowedCall(**root, argumentNames))
+      return parser.error(shadowed->offset, concat("'", shadowed->name,
+                                                   "' is an argument of the kernel, so "
+                                                   "it cannot be called here"));
     grid.text[axis] = std::string(entry);
     entryBegin = entryEnd + 1;
   }
