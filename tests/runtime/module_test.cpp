@@ -1,6 +1,7 @@
 // Loading kernel modules from files and memory; functions and their parameters.
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -168,6 +169,24 @@ TEST_F(Modules, MemoryImagesLoadWithoutTheTemporaryDirectoryAndStayApart) {
     unsetenv("TMPDIR");
   std::filesystem::remove(blocked);
 #endif
+}
+
+TEST_F(Modules, AMemoryImageLoadsWithStandardOutputClosed) {
+  // memfd_create then returns 1, the number the dlopen probe's child gives its pipe: the
+  // memory file must be moved out of the way of the standard streams.
+  const std::vector<char> image = fileBytes(TCPU_TEST_KERNELS_PATH);
+  std::fflush(stdout);
+  const int saved = ::dup(1);
+  ASSERT_GE(saved, 0);
+  ::close(1);
+  tcpuModule module = nullptr;
+  const tcpuResult loaded = tcpuModuleLoadData(&module, image.data(), image.size());
+  ::dup2(saved, 1);
+  ::close(saved);
+  ASSERT_TCPU(loaded);
+  tcpuFunction f;
+  EXPECT_TCPU(tcpuModuleGetFunction(&f, module, "empty"));
+  ASSERT_TCPU(tcpuModuleUnload(module));
 }
 
 TEST_F(Modules, LoadingAPathAgainReadsTheFileAgain) {

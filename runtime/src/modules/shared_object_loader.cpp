@@ -1,6 +1,7 @@
 #include "modules/shared_object_loader.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -37,10 +38,19 @@ public:
   // `keptFile`: a descriptor to close after dlclose (the memory file a module was opened from,
   // kept open so that its /proc/self/fd/N name is not reused, and so not taken by dlopen for
   // this module, while it is loaded); -1 for none.
-  SharedObjectModule(void* handle, int keptFile) : handle_(handle), keptFile_(keptFile) {}
+  SharedObjectModule(void* handle, int keptFile, std::string path)
+      : handle_(handle), keptFile_(keptFile), path_(std::move(path)) {}
   ~SharedObjectModule() override {
     dlclose(handle_);
-    if (keptFile_ >= 0) ::close(keptFile_);
+    if (keptFile_ < 0) return;
+    // An object can outlive dlclose (DF_1_NODELETE, STB_GNU_UNIQUE symbols): then its name must
+    // stay taken, or the next memory image given this descriptor number would get this object
+    // from dlopen. Such a descriptor is kept for the life of the process, as the object is.
+    if (void* still = dlopen(path_.c_str(), RTLD_LAZY | RTLD_NOLOAD)) {
+      dlclose(still);
+      return;
+    }
+    ::close(keptFile_);
   }
   SharedObjectModule(const SharedObjectModule&) = delete;
   SharedObjectModule& operator=(const SharedObjectModule&) = delete;
@@ -55,6 +65,7 @@ public:
 private:
   void* handle_;
   int keptFile_;
+  std::string path_;
 };
 
 // dlopen(path); `keptFile` as SharedObjectModule's, owned from here on (closed on failure too).
@@ -73,7 +84,7 @@ Expected<std::unique_ptr<LoadedModule>> openShared(const std::string& path, int 
                                                    why ? why : "unknown dlopen error"));
   }
   guard.fd = -1;
-  return std::unique_ptr<LoadedModule>(new SharedObjectModule(handle, keptFile));
+  return std::unique_ptr<LoadedModule>(new SharedObjectModule(handle, keptFile, path));
 }
 
 // Writes all of `bytes` to `fd`; false (errno set) on failure.
@@ -98,7 +109,13 @@ bool writeAll(int fd, std::span<const std::byte> bytes) {
 // policy), and where /proc is not mounted: the caller falls back to a temporary file.
 std::optional<Expected<std::unique_ptr<LoadedModule>>>
 openSharedMemoryFile(std::span<const std::byte> bytes) {
-  const int fd = memfd_create("tcpu-module", MFD_CLOEXEC);
+  const int created = memfd_create("tcpu-module", MFD_CLOEXEC);
+  if (created < 0) return std::nullopt;
+  // Above the standard streams: with stdin, stdout or stderr closed, memfd_create can return
+  // 0, 1 or 2, which the dlopen probe's child replaces with its pipe (and the process's own
+  // output would go into the module).
+  const int fd = created > 2 ? created : ::fcntl(created, F_DUPFD_CLOEXEC, 3);
+  if (fd != created) ::close(created);
   if (fd < 0) return std::nullopt;
   const std::string path = concat("/proc/self/fd/", fd);
   if (!writeAll(fd, bytes)) {
