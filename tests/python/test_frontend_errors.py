@@ -201,7 +201,22 @@ def k_fp8_dot_fp16(X):
     tl.store(X + tl.arange(0, 16), tl.sum(c, 1))
 
 
+@triton.jit
+def k_fp8_store_int(X):
+    p = X.to(tl.pointer_type(tl.float8e5))
+    tl.store(p + tl.arange(0, 16), tl.arange(0, 16))
+
+
+@triton.jit
+def k_fp8_with_fp64(X):
+    x = tl.load(X + tl.arange(0, 16)).to(tl.float8e5)
+    y = x + tl.load(X + tl.arange(0, 16)).to(tl.float64)
+    tl.store(X + tl.arange(0, 16), y.to(tl.float32))
+
+
 CASES = [
+    (k_fp8_store_int, (), "tl.store(p +", "cannot cast int32[16] to fp8e5"),
+    (k_fp8_with_fp64, (), "y = x +", "fp8 <-> fp64 conversions"),
     (k_fp8_add, (), "(x + x)", "'+' on fp8e5: Triton cannot compute in fp8"),
     (k_fp8_compare, (), "(x < x)", "'<' on fp8e4nv: Triton cannot compute in fp8"),
     (k_fp8_sum, (), "tl.sum(x, 0)", "tl.sum on fp8e5"),

@@ -194,3 +194,43 @@ def test_fp8_dot_accumulates_exact_products_in_fp32(fa, fb, device):
     _dot_kernel[(1,)](torch.from_numpy(a_bits).to(device), torch.from_numpy(b_bits).to(device), c,
                       DA=FORMATS[fa][0], DB=FORMATS[fb][0])
     np.testing.assert_array_equal(c.cpu().numpy(), (a @ b).astype(np.float32))
+
+
+@triton.jit
+def _abs_and_zero_kernel(B, OUT, ZEROS, DT: tl.constexpr):
+    offs = tl.arange(0, 256)
+    x = tl.load(B + offs)
+    tl.store(OUT + offs, tl.abs(x))
+    # Triton's only fp8 constant is 0, +0 even when written -0.0 (its null value).
+    tl.store(ZEROS + tl.arange(0, 16), tl.full((16,), -0.0, DT).to(tl.uint8, bitcast=True))
+
+
+@pytest.mark.parametrize("fmt", ["e5", "e4"])
+def test_abs_clears_the_sign_bit_and_the_zero_constant_is_positive(fmt, device):
+    # triton.reinterpret: the uint8 tensors are seen as fp8 by the kernel, as Triton's fp8
+    # tests pass their data.
+    dt = FORMATS[fmt][0]
+    bits = torch.arange(256, dtype=torch.int32).to(torch.uint8).to(device)
+    out = torch.zeros(256, dtype=torch.uint8, device=device)
+    zeros = torch.full((16,), 0xAA, dtype=torch.uint8, device=device)
+    _abs_and_zero_kernel[(1,)](triton.reinterpret(bits, dt), triton.reinterpret(out, dt), zeros,
+                               DT=dt)
+    np.testing.assert_array_equal(out.cpu().numpy(), np.arange(256) & 0x7F)
+    np.testing.assert_array_equal(zeros.cpu().numpy(), np.zeros(16))
+    assert triton.reinterpret(triton.reinterpret(bits, dt), torch.uint8) is bits
+
+
+@triton.jit
+def _padding_kernel(B, OUT, N, DT: tl.constexpr):
+    block = tl.make_block_ptr(B.to(tl.pointer_type(DT)), shape=(N,), strides=(1,), offsets=(0,),
+                              block_shape=(16,), order=(0,))
+    x = tl.load(block, boundary_check=(0,), padding_option="nan")
+    tl.store(OUT + tl.arange(0, 16), x.to(tl.uint8, bitcast=True))
+
+
+@pytest.mark.parametrize("fmt, nan", [("e5", 0x7E), ("e4", 0x7F)])
+def test_nan_padding_of_fp8_block_loads(fmt, nan, device):
+    bits = torch.full((16,), 0x38, dtype=torch.uint8, device=device)
+    out = torch.zeros(16, dtype=torch.uint8, device=device)
+    _padding_kernel[(1,)](bits, out, 10, DT=FORMATS[fmt][0])
+    np.testing.assert_array_equal(out.cpu().numpy(), [0x38] * 10 + [nan] * 6)

@@ -153,6 +153,25 @@ TEST(Compile, ObjectsNeedOnlyTheRuntimeAndMatchTheJitBitForBit) {
   EXPECT_EQ(std::memcmp(aot.data(), expected.data(), aot.size()), 0);
 }
 
+TEST(Compile, AGridWhoseCdivHasNoPositiveDivisorIsRefusedAtLaunch) {
+  // max(..., 1) would turn cdiv's failure into a grid of 1: the launcher must notice it anyway,
+  // as tcpu run's evaluation does.
+  TempDir dir;
+  const auto add = aotCompile(kVectorAdd, "add_kernel", "*fp32, *fp32, *fp32, i32",
+                              "max(cdiv(n_elements, 0), 1), 1, 1", (dir.path() / "add").string());
+  const std::string function = "add_kernel_" + fs::path(add[0]).stem().string().substr(4);
+  std::ostringstream main;
+  main << "#include <stdio.h>\n#include \"" << add[0] << "\"\n"
+       << "int main(void) {\n"
+       << "  if (tcpuInit(0) != TCPU_SUCCESS) return 10;\n"
+       << "  float x[4] = {0}, y[4] = {0}, out[4] = {7, 7, 7, 7};\n"
+       << "  tcpuResult r = " << function << "(NULL, x, y, out, 4);\n"
+       << "  printf(\"%d %g\\n\", (int)r, out[0]);\n  return 0;\n}\n";
+  const auto [status, output] = buildAndRunC(dir, main.str(), {add[1]});
+  ASSERT_EQ(status, 0) << output;
+  EXPECT_EQ(output, std::to_string(TCPU_ERROR_INVALID_VALUE) + " 7\n"); // nothing launched
+}
+
 TEST(Compile, Fp32ScalarsArriveExactAndHintOneArgumentsLeaveThePrototype) {
   TempDir dir;
   const auto saxpy = aotCompile(kSaxpy, "saxpy", "fp32, *kfp32:16, *fp32:16, i32:1", "1,1,1",

@@ -58,7 +58,8 @@ def literal(value: bool | int | float, dtype: tlc.dtype) -> str:
     if name in ("fp16", "bf16"):
         return f"{ctype(dtype)}({text})"
     if dtype.is_fp8():
-        return f"tl::cast<{ctype(dtype)}>({text})"
+        # Triton's only fp8 constant is the type's null value: +0, also for -0.0.
+        return f"{ctype(dtype)}{{0}}" if v == 0 else f"tl::cast<{ctype(dtype)}>({text})"
     return text
 
 

@@ -49,7 +49,8 @@ def pointer_of(x: Any, name: str) -> PointerArg | None:
         if device is not None and getattr(device, "type", "cpu") != "cpu":
             raise ArgumentError(f"argument '{name}' is on device '{device}': tcpu runs kernels on "
                                 "the CPU; move it with .cpu()")
-        dtype = TORCH_DTYPES.get(str(x.dtype))
+        # A triton.reinterpret wrapper carries a triton.language dtype.
+        dtype = x.dtype.name if isinstance(x.dtype, tl.dtype) else TORCH_DTYPES.get(str(x.dtype))
         if dtype is None:
             raise ArgumentError(f"argument '{name}' has dtype {x.dtype}, which tcpu does not "
                                 "support")

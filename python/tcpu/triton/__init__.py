@@ -9,14 +9,15 @@ from . import language, runtime, testing
 from .language.core import constexpr
 from .runtime import Config, autotune, heuristics
 from .runtime.errors import CompileTimeAssertionFailure, OutOfResources, TritonError
-from .runtime.jit import JITFunction, MockTensor, jit, reinterpret
+from .runtime.jit import JITFunction, MockTensor, TensorWrapper, jit, reinterpret
 from ..frontend.errors import CompilationError
 
 __version__ = "3.6.0+tcpu"
 
 __all__ = ["autotune", "cdiv", "CompilationError", "Config", "constexpr", "heuristics", "jit",
            "JITFunction", "language", "next_power_of_2", "OutOfResources", "runtime", "testing",
-           "TritonError", "CompileTimeAssertionFailure", "MockTensor", "reinterpret"]
+           "TritonError", "CompileTimeAssertionFailure", "MockTensor", "TensorWrapper",
+           "reinterpret"]
 
 
 def cdiv(x: int, y: int) -> int:

@@ -179,13 +179,17 @@ std::string launcherSource(const AotSpecialization& specialization) {
                                                       : constantLiteral(argument));
   }
   // The functions a grid may call (tools/src/run/grid_expression.cpp), as evaluateGrid computes
-  // them; a cdiv by a non-positive divisor gives -1, which the launch refuses below.
-  out << "[[maybe_unused]] int64_t cdiv(int64_t x, int64_t y) {\n"
-      << "  return y <= 0 ? -1 : x / y + (x % y != 0 && x > 0 ? 1 : 0);\n}\n"
+  // them; a cdiv by a non-positive divisor marks the grid bad (the launch then refuses it,
+  // whatever the rest of the expression makes of the value).
+  out << "thread_local bool tcpu_aot_grid_bad = false;\n"
+      << "[[maybe_unused]] int64_t cdiv(int64_t x, int64_t y) {\n"
+      << "  if (y <= 0) { tcpu_aot_grid_bad = true; return 0; }\n"
+      << "  return x / y + (x % y != 0 && x > 0 ? 1 : 0);\n}\n"
       << "[[maybe_unused]] int64_t min(int64_t a, int64_t b) { return a < b ? a : b; }\n"
       << "[[maybe_unused]] int64_t max(int64_t a, int64_t b) { return a > b ? a : b; }\n";
   out << "void tcpu_aot_grid(int64_t* tcpu_aot_out"
-      << (gridParameters.empty() ? "" : ", " + gridParameters) << ") {\n";
+      << (gridParameters.empty() ? "" : ", " + gridParameters) << ") {\n"
+      << "  tcpu_aot_grid_bad = false;\n";
   for (int axis = 0; axis < 3; ++axis)
     out << "  tcpu_aot_out[" << axis << "] = (int64_t)(" << specialization.grid.text[axis]
         << ");\n";
@@ -227,6 +231,7 @@ std::string launcherSource(const AotSpecialization& specialization) {
       << "  }\n"
       << "  int64_t grid[3];\n"
       << "  tcpu_aot_grid(grid" << (gridArguments.empty() ? "" : ", " + gridArguments) << ");\n"
+      << "  if (tcpu_aot_grid_bad) return TCPU_ERROR_INVALID_VALUE;\n"
       << "  for (int axis = 0; axis < 3; ++axis)\n"
       << "    if (grid[axis] < 0 || grid[axis] > (int64_t)UINT32_MAX) return "
          "TCPU_ERROR_INVALID_VALUE;\n";

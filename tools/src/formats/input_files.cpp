@@ -11,6 +11,11 @@ namespace tcpu::cli {
 Expected<std::string> readInputFile(const std::filesystem::path& path) {
   std::error_code error;
   const std::filesystem::file_status status = std::filesystem::status(path, error);
+  // status() cannot tell "absent" from "not allowed to look" (EACCES on a directory on the way,
+  // ELOOP, ENAMETOOLONG): only ENOENT and ENOTDIR are "does not exist".
+  if (error && error != std::errc::no_such_file_or_directory && error != std::errc::not_a_directory)
+    return Status(TCPU_ERROR_OPERATING_SYSTEM,
+                  concat("'", path.string(), "' cannot be examined: ", error.message()));
   if (!std::filesystem::exists(status))
     return Status(TCPU_ERROR_FILE_NOT_FOUND, concat("'", path.string(), "' does not exist"));
   if (!std::filesystem::is_regular_file(status))

@@ -44,7 +44,7 @@ std::string jsonString(std::string_view text) {
     const auto byte = static_cast<unsigned char>(c);
     if (byte >= 0x80) {
       const std::size_t length = utf8SequenceLength(text, i);
-      if (length == 0) { // not UTF-8: one replacement character per byte, as LLVM's json does
+      if (length == 0) { // not UTF-8: one replacement character per stray byte
         quoted += "\\ufffd";
         ++i;
       } else {

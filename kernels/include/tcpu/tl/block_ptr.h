@@ -122,6 +122,13 @@ TL_INLINE LinMask<D0, D1> blockBounds(const BlockPtr<T, D0, D1>& p, int check) {
 
 template <class U>
 TL_INLINE U paddingValue(Padding padding) {
+  if constexpr (is_fp8_v<U>) {
+    // LLVM's quiet NaN of the format, as Triton pads (APFloat::getNaN): S.11111.10 for e5m2,
+    // the only NaN S.1111.111 for e4m3fn.
+    if (padding == Padding::nan)
+      return U{std::is_same_v<U, float8e5> ? uint8_t{0x7e} : uint8_t{0x7f}};
+    return U{0};
+  }
   if constexpr (std::is_floating_point_v<compute_t<U>>)
     if (padding == Padding::nan)
       return static_cast<U>(std::numeric_limits<compute_t<U>>::quiet_NaN());

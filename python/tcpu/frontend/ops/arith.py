@@ -45,6 +45,14 @@ def convert(v: Value, dtype: tl.dtype) -> Value:
     return Value(f"static_cast<{ct}>({v.expr})", dtype, v.shape)
 
 
+def convert_checked(cx: OpContext, v: Value, dtype: tl.dtype) -> Value:
+    """convert(v, dtype) where the program asked for it implicitly (operands, stored values, a
+    load's `other`): a conversion Triton refuses for fp8 is an error at the line, as in cast."""
+    if (v.dtype.is_fp8() or dtype.is_fp8()) and v.dtype != dtype:
+        _check_fp8_conversion(cx, v, dtype, None)
+    return convert(v, dtype)
+
+
 def narrow_back(expr: str, dtype: tl.dtype, shape: tuple[int, ...]) -> str:
     if dtype.name not in _NARROW:
         return expr
@@ -73,7 +81,7 @@ def _operand(cx: OpContext, x: Any, dtype: tl.dtype) -> Value:
                 raise cx.error(f"scalar {x} is out of range for type {dtype}")
         cx.check_constant(x, dtype)
         return Value(cpp.literal(x, dtype), dtype)
-    return convert(x, dtype)
+    return convert_checked(cx, x, dtype)
 
 
 def _pointer_arith(cx: OpContext, opname: str, a: Any, b: Any) -> Value:

@@ -8,7 +8,7 @@ from ...triton.language import core as tl
 from .. import cpp
 from ..values import Value, unwrap
 from . import op
-from .arith import convert
+from .arith import convert_checked
 from .context import OpContext
 
 
@@ -44,7 +44,7 @@ def full_value(cx: OpContext, shape: tuple[int, ...], value: Any, dtype: tl.dtyp
     v = unwrap(value)
     if not isinstance(v, Value):
         cx.check_constant(v, dtype)
-    scalar = convert(cx.value(v), dtype) if isinstance(v, Value) else Value(
+    scalar = convert_checked(cx, cx.value(v), dtype) if isinstance(v, Value) else Value(
         cpp.literal(v, dtype), dtype)
     if isinstance(v, Value) and v.shape:
         raise cx.error("full's value must be a scalar")

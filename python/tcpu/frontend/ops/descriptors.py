@@ -11,7 +11,7 @@ from typing import Any
 from ...triton.language import core as tl
 from ..values import Value, unwrap
 from . import op
-from .arith import convert
+from .arith import convert, convert_checked
 from .context import OpContext
 from .memory import note_write
 
@@ -91,7 +91,7 @@ def load_tensor_descriptor(cx: OpContext, desc: Any, offsets: Any) -> Value:
 @op("store_tensor_descriptor", "descriptor.store")
 def store_tensor_descriptor(cx: OpContext, desc: Any, offsets: Any, value: Any) -> None:
     d, ptr = _block_ptr(cx, desc, offsets)
-    v = convert(cx.value(value, d.dtype), d.dtype)
+    v = convert_checked(cx, cx.value(value, d.dtype), d.dtype)
     if v.shape not in ((), d.block_shape):
         raise cx.error(f"storing a block of shape {list(v.shape)} through a descriptor of "
                        f"block shape {list(d.block_shape)}")

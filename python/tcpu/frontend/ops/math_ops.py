@@ -9,7 +9,7 @@ from typing import Any
 from ...triton.language import core as tl
 from ..values import Value
 from . import op
-from .arith import binary, broadcast_shapes, convert, promote_pair
+from .arith import binary, broadcast_shapes, cast, convert, promote_pair
 from .context import OpContext
 
 # tl.<name> / tl.math.<name> -> tl::<function>, one float operand, result of its dtype.
@@ -75,7 +75,11 @@ for _name, _fn in _UNARY_FLOAT.items():
 
 @op("abs")
 def abs_(cx: OpContext, x: Any) -> Value:
-    v = cx.computable(cx.value(x), "tl.abs")
+    v = cx.value(x)
+    if v.dtype.is_fp8():
+        # Triton lowers it for fp8 too: the sign bit cleared (fp8 is i8 to LLVM).
+        bits = binary(cx, "&", cast(cx, v, tl.uint8, bitcast=True), 0x7F)
+        return cast(cx, bits, v.dtype, bitcast=True)
     if v.dtype.is_int_unsigned():
         return v
     return _call("abs", [v], v.dtype, v.shape)

@@ -11,7 +11,7 @@ from ...triton.language import core as tl
 from .. import cpp
 from ..values import Value, unwrap
 from . import op
-from .arith import broadcast_shapes, convert
+from .arith import broadcast_shapes, convert, convert_checked
 from .context import OpContext
 
 _CACHE = {"", ".ca", ".cg", ".cv"}
@@ -119,8 +119,11 @@ def load(cx: OpContext, pointer: Any, mask: Any = None, other: Any = None, bound
             loaded = cx.bind("load", f"tl::load({p.expr}, {m.expr}, {cpp.literal(0, elem)})",
                              elem, shape)
             return cx.bind("load", f"tl::where({m.expr}, {loaded.expr}, "
-                           f"{convert(o, elem).expr})", elem, shape)
-        o_expr = convert(o, elem).expr
+                           f"{convert_checked(cx, o, elem).expr})", elem, shape)
+        o_expr = convert_checked(cx, o, elem).expr
+    elif elem.is_fp8():
+        # Triton converts the number (a conversion keeps -0.0's sign; an fp8 constant would not).
+        o_expr = f"tl::cast<{cpp.ctype(elem)}>({cpp.literal(float(o), tl.float32)})"
     else:
         o_expr = cpp.literal(o, elem)
     if not shape:
@@ -143,7 +146,8 @@ def store(cx: OpContext, pointer: Any, value: Any, mask: Any = None, boundary_ch
         broadcast_shapes(cx, ptr.shape, v.shape)
         bits = _boundary(cx, boundary_check, len(ptr.shape))
         note_write(cx, ptr.roots)
-        cx.emit.line(f"tl::store({ptr.expr}, {convert(v, ptr.element).expr}, {bits});")
+        stored = convert_checked(cx, v, ptr.element)
+        cx.emit.line(f"tl::store({ptr.expr}, {stored.expr}, {bits});")
         return None
     p = _pointer(cx, ptr, "store")
     elem = p.dtype.element_ty
@@ -155,7 +159,7 @@ def store(cx: OpContext, pointer: Any, value: Any, mask: Any = None, boundary_ch
                        f"shape {list(p.shape)}")
     m = _mask(cx, mask, p.shape)
     note_write(cx, p.roots)
-    v = convert(v, elem)
+    v = convert_checked(cx, v, elem)
     if not p.shape:
         text = f"tl::store({p.expr}, {v.expr});"
         cx.emit.line(text if m is None else f"if ({m.expr}) {text}")

@@ -158,6 +158,42 @@ class MockTensor:
         return 0
 
 
+class TensorWrapper:
+    """A tensor's memory seen as another dtype by kernels (triton.reinterpret): how Triton
+    programs pass fp8 data held in uint8 tensors."""
+
+    def __init__(self, base: Any, dtype: Any) -> None:
+        self.base = base
+        self.dtype = dtype
+        self.device = getattr(base, "device", None)
+        self.shape = getattr(base, "shape", None)
+
+    def data_ptr(self) -> int:
+        return self.base.data_ptr()
+
+    def stride(self, *args: Any) -> Any:
+        return self.base.stride(*args)
+
+    def numel(self) -> int:
+        return self.base.numel()
+
+    def element_size(self) -> int:
+        return self.dtype.primitive_bitwidth // 8
+
+    def is_contiguous(self) -> bool:
+        return self.base.is_contiguous()
+
+    def __str__(self) -> str:
+        return f"TensorWrapper[{self.dtype}]({self.base})"
+
+
 def reinterpret(tensor: Any, dtype: Any) -> Any:
-    """triton.reinterpret is for fp8 views; the CPU has no fp8 kernels yet."""
-    raise NotImplementedError("triton.reinterpret (fp8 views) is not supported by tcpu yet")
+    """`tensor`'s memory as `dtype` (a triton.language dtype), as Triton's reinterpret:
+    reinterpreting a wrapper to its base's own dtype gives the base back."""
+    if isinstance(tensor, TensorWrapper):
+        if dtype == tensor.base.dtype:
+            return tensor.base
+        return TensorWrapper(tensor.base, dtype)
+    if hasattr(tensor, "data_ptr"):
+        return TensorWrapper(tensor, dtype)
+    raise TypeError(f"Cannot reinterpret a {type(tensor)}.")
