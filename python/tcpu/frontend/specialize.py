@@ -49,8 +49,9 @@ def pointer_of(x: Any, name: str) -> PointerArg | None:
         if device is not None and getattr(device, "type", "cpu") != "cpu":
             raise ArgumentError(f"argument '{name}' is on device '{device}': tcpu runs kernels on "
                                 "the CPU; move it with .cpu()")
-        # A triton.reinterpret wrapper carries a triton.language dtype.
-        dtype = x.dtype.name if isinstance(x.dtype, tl.dtype) else TORCH_DTYPES.get(str(x.dtype))
+        dtype = TORCH_DTYPES.get(str(x.dtype))
+        if dtype is None and isinstance(x.dtype, tl.dtype):  # a triton.reinterpret wrapper
+            dtype = x.dtype.name
         if dtype is None:
             raise ArgumentError(f"argument '{name}' has dtype {x.dtype}, which tcpu does not "
                                 "support")

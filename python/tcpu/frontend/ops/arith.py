@@ -111,12 +111,12 @@ def _dtypes(cx: OpContext, a: Any, b: Any) -> tuple[tl.dtype, bool, tl.dtype, bo
 
 
 def _computation(cx: OpContext, a_dt: tl.dtype, a_lit: bool, b_dt: tl.dtype, b_lit: bool,
-                 div_or_mod: bool, what: str) -> tl.dtype:
+                 div_or_mod: bool, what: str, selects: bool = False) -> tl.dtype:
     try:
         comp = computation_type(a_dt, a_lit, b_dt, b_lit, div_or_mod)
     except TypeError as e:
         raise cx.error(f"{what}: {e}") from None
-    if comp.is_fp8() and what != "where":  # a select moves fp8 values; anything else computes
+    if comp.is_fp8() and not selects:  # a select moves fp8 values; anything else computes
         cx.check_computes(comp, what)
     return comp
 
@@ -268,7 +268,8 @@ def _cast_op(cx: OpContext, input: Any, dtype: Any, fp_downcast_rounding: Any = 
                 fp_downcast_rounding)
 
 
-def promote_pair(cx: OpContext, a: Any, b: Any, what: str) -> tuple[Value, Value, tl.dtype]:
+def promote_pair(cx: OpContext, a: Any, b: Any, what: str,
+                 selects: bool = False) -> tuple[Value, Value, tl.dtype]:
     """Both operands converted to their computation type (binary_op_type_checking)."""
     a_u, b_u = unwrap(a), unwrap(b)
     a_dt, a_lit, b_dt, b_lit = _dtypes(cx, a_u, b_u)
@@ -276,7 +277,7 @@ def promote_pair(cx: OpContext, a: Any, b: Any, what: str) -> tuple[Value, Value
         if a_dt == b_dt:
             return cx.value(a_u), cx.value(b_u), a_dt
         raise cx.error(f"{what}: incompatible operands {a_dt} and {b_dt}")
-    comp = _computation(cx, a_dt, a_lit, b_dt, b_lit, False, what)
+    comp = _computation(cx, a_dt, a_lit, b_dt, b_lit, False, what, selects)
     return _operand(cx, a_u, comp), _operand(cx, b_u, comp), comp
 
 
@@ -284,7 +285,7 @@ def promote_pair(cx: OpContext, a: Any, b: Any, what: str) -> tuple[Value, Value
 def where(cx: OpContext, condition: Any, x: Any, y: Any) -> Value:
     c = cx.value(condition)
     c = convert(c, tl.int1) if c.dtype != tl.int1 else c
-    xv, yv, dt = promote_pair(cx, x, y, "where")
+    xv, yv, dt = promote_pair(cx, x, y, "where", selects=True)
     shape = broadcast_shapes(cx, broadcast_shapes(cx, c.shape, xv.shape), yv.shape)
     if not shape:
         return Value(f"({c.expr} ? {xv.expr} : {yv.expr})", dt, shape)
