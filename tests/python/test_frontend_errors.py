@@ -122,8 +122,8 @@ def k_subscript_store(X):
 
 
 @triton.jit
-def k_rank3(X):
-    x = tl.arange(0, 4)[:, None, None]
+def k_rank4(X):
+    x = tl.arange(0, 4)[:, None, None, None]
     tl.store(X, 1.0)
 
 
@@ -266,9 +266,9 @@ def test_error_inside_helper_points_at_the_helper() -> None:
 
 def test_unsupported_feature_is_named() -> None:
     with pytest.raises(UnsupportedError) as info:
-        k_rank3[(1,)](out())
-    assert "rank 3" in str(info.value)
-    assert info.value.location.line == line_of(k_rank3, "[:, None, None]")
+        k_rank4[(1,)](out())
+    assert "rank 4" in str(info.value)
+    assert info.value.location.line == line_of(k_rank4, "[:, None, None, None]")
 
 
 def test_constexpr_global_is_allowed() -> None:

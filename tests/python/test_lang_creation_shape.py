@@ -18,7 +18,6 @@ import torch
 
 import triton
 import triton.language as tl
-from conftest import unsupported_on_tcpu
 from lang_support import NP, TORCH, data, dev, offsets2, tl_dtype
 
 # --------------------------------------------------------------------------------------
@@ -190,8 +189,8 @@ def _expand_dims_kernel(X, Z, AXIS: tl.constexpr, N: tl.constexpr, S0: tl.conste
 
 
 @pytest.mark.parametrize("axis, shape", [(0, (1, 16, 0)), (1, (16, 1, 0)), (-1, (16, 1, 0)),
-                                         pytest.param((0, 2), (1, 16, 1), marks=unsupported_on_tcpu("blocks of rank 3")),
-                                         pytest.param((0, 1), (1, 1, 16), marks=unsupported_on_tcpu("blocks of rank 3"))],
+                                         ((0, 2), (1, 16, 1)),
+                                         ((0, 1), (1, 1, 16))],
                          ids=["0", "1", "-1", "(0,2)", "(0,1)"])
 def test_expand_dims(axis, shape, device):
     x = np.arange(16, dtype=np.int32) * 7
@@ -256,7 +255,6 @@ def _reshape3_kernel(X, Z, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
     tl.store(Z + offsets2(A * B, C), y)
 
 
-@unsupported_on_tcpu("blocks of rank 3")
 def test_reshape_3d_to_2d(device):
     x = data("int32", (2, 4, 8))
     z = torch.empty((8, 8), dtype=torch.int32, device=device)
@@ -318,7 +316,6 @@ def _permute3_kernel(X, Z0, Z1, Z2, A: tl.constexpr, B: tl.constexpr, C: tl.cons
     tl.store(Z2 + _offsets3(C, B, A), tl.trans(x, 2, 1, 0))
 
 
-@unsupported_on_tcpu("blocks of rank 3")
 def test_permute_3d(device):
     a, b, c = 2, 4, 8
     x = data("int32", (a, b, c))
@@ -399,7 +396,6 @@ def _join2d_split_kernel(X, Y, J, E, O, M: tl.constexpr, N: tl.constexpr):
     tl.store(O + offsets2(M // 2, N), o)
 
 
-@unsupported_on_tcpu("blocks of rank 3")
 def test_join_split_2d(device):
     m, n = 8, 16
     x, y = data("int32", (m, n), 8), data("int32", (m, n), 9)

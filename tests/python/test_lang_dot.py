@@ -20,7 +20,6 @@ import torch
 
 import triton
 import triton.language as tl
-from conftest import unsupported_on_tcpu
 from lang_support import TORCH, dev, host, int_valued, offsets2
 
 SHAPES = [(16, 16, 16), (32, 32, 32), (64, 64, 64), (16, 32, 64), (64, 16, 32), (32, 64, 16)]
@@ -244,7 +243,6 @@ def _dot3d_kernel(A, B, C, BATCH: tl.constexpr, M: tl.constexpr, N: tl.constexpr
     tl.store(C + rb * M * N + tl.arange(0, M)[None, :, None] * N + tl.arange(0, N)[None, None, :], c)
 
 
-@unsupported_on_tcpu("blocks of rank 3")
 def test_dot_batched_3d(device):
     bsz, m, n, k = 2, 16, 32, 16
     a, b = small_ints((bsz, m, k), 14), small_ints((bsz, k, n), 15)

@@ -18,7 +18,6 @@ import torch
 
 import triton
 import triton.language as tl
-from conftest import unsupported_on_tcpu
 from lang_support import NP, TORCH, dev, host, int_valued, offsets2
 
 # --------------------------------------------------------------------------------------
@@ -198,7 +197,6 @@ def _reduce3d_kernel(X, Z, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
     tl.store(Z + tl.arange(0, A)[:, None] * C + tl.arange(0, C)[None, :], r)
 
 
-@unsupported_on_tcpu("blocks of rank 3")
 def test_reduce_3d_middle_axis(device):
     x = int_valued("float32", (4, 8, 16), seed=6)
     z = torch.empty((4, 16), dtype=torch.float32, device=device)

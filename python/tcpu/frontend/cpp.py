@@ -27,6 +27,15 @@ def ctype(dtype: tlc.dtype, const: bool = False) -> str:
         raise UnsupportedError(f"dtype {dtype} is not supported on the CPU yet") from None
 
 
+def block_dims(shape: tuple[int, ...]) -> str:
+    """The template dimensions of the tl block that holds a block of Triton shape `shape`:
+    rank 3 [A, B, C] is held as tl's [A * B, C] (the same elements in the same row-major order;
+    tl/rank3.h)."""
+    if len(shape) == 3:
+        shape = (shape[0] * shape[1], shape[2])
+    return ", ".join(map(str, shape))
+
+
 def literal(value: bool | int | float, dtype: tlc.dtype) -> str:
     """A C++ constant of `dtype` holding `value` (Triton has already checked the range)."""
     name = dtype.name

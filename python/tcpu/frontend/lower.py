@@ -439,7 +439,7 @@ class Lowerer:
         elem = self._pointer_ctype(v) if v.dtype.is_ptr() else cpp.ctype(v.dtype)
         if not v.shape:
             return elem
-        return f"tl::Block<{elem}, {', '.join(map(str, v.shape))}>"
+        return f"tl::Block<{elem}, {cpp.block_dims(v.shape)}>"
 
     # --- control flow: loops --------------------------------------------------------------
     def _in_loop_depth(self) -> int:

@@ -283,8 +283,9 @@ TL_INLINE auto operator+(Block<T, M, 1> rows, Lin<N, N1> x) {
   static_assert(R::shape::rank == 2, "Outer is two-dimensional");
   R out;
   const Outer<N, N1> lin = detail::toOuter(x);
-  for (int i = 0; i < M; ++i)
-    out.row[i] = static_cast<int64_t>(rows.v[i]) + lin.row[Shape<N, N1>::rows == 1 ? 0 : i];
+  for (int i = 0; i < R::shape::rows; ++i) // M may be 1 while x has rows: both broadcast
+    out.row[i] =
+        static_cast<int64_t>(rows.v[M == 1 ? 0 : i]) + lin.row[Shape<N, N1>::rows == 1 ? 0 : i];
   out.colStep = Shape<N, N1>::cols == 1 ? 0 : x.colStep;
   return out;
 }
@@ -330,21 +331,34 @@ template <int D0, int D1, std::integral S>
 TL_INLINE Outer<D0, D1> operator*(S s, Outer<D0, D1> x) {
   return x * s;
 }
+// The Lin may grow the Outer: a column of offsets plus a row ([M, 1] + [1, N]), or one offset
+// plus a column ([1, 1] + [M, 1], as a rank-3 index block's tl form gives).
 template <int D0, int D1, int B0, int B1>
-TL_INLINE Outer<D0, D1> operator+(Outer<D0, D1> x, Lin<B0, B1> y) {
-  static_assert(
-      detail::broadcast_lazy<Outer, Shape<D0, D1>, Shape<B0, B1>>::rows == Shape<D0, D1>::rows &&
-          detail::broadcast_lazy<Outer, Shape<D0, D1>, Shape<B0, B1>>::cols == Shape<D0, D1>::cols,
-      "adding a Lin must not grow an Outer");
-  Outer<D0, D1> out = x;
-  for (int i = 0; i < Shape<D0, D1>::rows; ++i)
-    out.row[i] += y.base + (Shape<B0, B1>::rows == 1 ? 0 : i * y.rowStep);
-  out.colStep += Shape<B0, B1>::cols == 1 ? 0 : y.colStep;
+TL_INLINE auto operator+(Outer<D0, D1> x, Lin<B0, B1> y) {
+  using R = typename detail::broadcast_lazy<Outer, Shape<D0, D1>, Shape<B0, B1>>::type;
+  R out;
+  for (int i = 0; i < R::shape::rows; ++i)
+    out.row[i] = x.row[Shape<D0, D1>::rows == 1 ? 0 : i] +
+                 (y.base + (Shape<B0, B1>::rows == 1 ? 0 : i * y.rowStep));
+  out.colStep =
+      (Shape<D0, D1>::cols == 1 ? 0 : x.colStep) + (Shape<B0, B1>::cols == 1 ? 0 : y.colStep);
   return out;
 }
 template <int D0, int D1, int B0, int B1>
-TL_INLINE Outer<D0, D1> operator+(Lin<B0, B1> y, Outer<D0, D1> x) {
+TL_INLINE auto operator+(Lin<B0, B1> y, Outer<D0, D1> x) {
   return x + y;
+}
+
+// reshape<D0, D1>(x) of an index block with one dimension of more than one element (a range,
+// a row or a column): element k is base + k * step whatever the shape, so the result is an
+// index block too (the front end's rank-3 indices reshape rows into columns this way).
+template <int D0, int D1 = -1, int A0, int A1>
+  requires(Shape<A0, A1>::rows == 1 || Shape<A0, A1>::cols == 1)
+TL_INLINE Lin<D0, D1> reshape(Lin<A0, A1> x) {
+  static_assert(Shape<D0, D1>::size == Shape<A0, A1>::size,
+                "reshape: the number of elements must not change");
+  const int64_t step = Shape<A0, A1>::cols == 1 ? x.rowStep : x.colStep;
+  return Lin<D0, D1>{x.base, Shape<D0, D1>::cols * step, step};
 }
 
 // x[:, None] is expand_dims<1>(x); x[None, :] is expand_dims<0>(x).

@@ -12,6 +12,7 @@ from ..promotion import computation_type, literal_dtype
 from ..values import Value, is_number, unwrap
 from . import op
 from .context import OpContext
+from .rank3 import fit_all
 
 # Result dtypes C++ would widen: an operation on them is converted back explicitly.
 _NARROW = {"int1", "int8", "int16", "uint8", "uint16", "fp16", "bf16"}
@@ -91,6 +92,7 @@ def _pointer_arith(cx: OpContext, opname: str, a: Any, b: Any) -> Value:
     if not a_v.dtype.is_ptr() or b_v.dtype.is_ptr() or opname not in ("+", "-"):
         if opname in COMPARISONS and a_v.dtype == b_v.dtype:
             shape = broadcast_shapes(cx, a_v.shape, b_v.shape)
+            a_v, b_v = fit_all(shape, a_v, b_v)
             return Value(f"({a_v.expr} {opname} {b_v.expr})", tl.int1, shape)
         raise cx.error(f"invalid operands of type {a_v.type_text()} and {b_v.type_text()} "
                        f"for '{opname}'")
@@ -99,6 +101,7 @@ def _pointer_arith(cx: OpContext, opname: str, a: Any, b: Any) -> Value:
     if b_v.dtype.is_int_unsigned() and b_v.dtype.primitive_bitwidth < 64:
         b_v = convert(b_v, tl.int64)  # Triton zero-extends unsigned offsets
     shape = broadcast_shapes(cx, a_v.shape, b_v.shape)
+    a_v, b_v = fit_all(shape, a_v, b_v)
     return Value(f"({a_v.expr} {opname} {b_v.expr})", a_v.dtype, shape, a_v.roots)
 
 
@@ -140,6 +143,7 @@ def binary(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
         raise cx.error(f"cannot use % with {a_dt} and {b_dt}: they differ in signedness")
     x, y = _operand(cx, a_u, comp), _operand(cx, b_u, comp)
     shape = broadcast_shapes(cx, x.shape, y.shape)
+    x, y = fit_all(shape, x, y)
     if opname in COMPARISONS:
         return Value(f"({x.expr} {opname} {y.expr})", tl.int1, shape)
     if opname == "%" and comp.is_floating():
@@ -287,6 +291,7 @@ def where(cx: OpContext, condition: Any, x: Any, y: Any) -> Value:
     c = convert(c, tl.int1) if c.dtype != tl.int1 else c
     xv, yv, dt = promote_pair(cx, x, y, "where", selects=True)
     shape = broadcast_shapes(cx, broadcast_shapes(cx, c.shape, xv.shape), yv.shape)
+    c, xv, yv = fit_all(shape, c, xv, yv)
     if not shape:
         return Value(f"({c.expr} ? {xv.expr} : {yv.expr})", dt, shape)
     return Value(f"tl::where({c.expr}, {xv.expr}, {yv.expr})", dt, shape,
@@ -307,6 +312,7 @@ def _make_extreme(name: str):
     def extreme(cx: OpContext, x: Any, y: Any, propagate_nan: Any = 0) -> Value:
         xv, yv, dt = promote_pair(cx, x, y, name)
         shape = broadcast_shapes(cx, xv.shape, yv.shape)
+        xv, yv = fit_all(shape, xv, yv)
         return Value(f"tl::{name}({xv.expr}, {yv.expr}{_nan_arg(cx, propagate_nan)})", dt, shape)
     return extreme
 
@@ -323,5 +329,6 @@ def clamp(cx: OpContext, x: Any, min: Any, max: Any, propagate_nan: Any = 0) -> 
     if not dt.is_floating():
         raise cx.error(f"clamp supports only floating dtypes, got {dt}")
     shape = broadcast_shapes(cx, broadcast_shapes(cx, xv.shape, lo.shape), hi.shape)
+    xv, lo, hi = fit_all(shape, xv, lo, hi)
     return Value(f"tl::clamp({xv.expr}, {lo.expr}, {hi.expr}{_nan_arg(cx, propagate_nan)})",
                  dt, shape)

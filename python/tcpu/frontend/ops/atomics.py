@@ -11,6 +11,7 @@ from . import op
 from .arith import broadcast_shapes, convert
 from .context import OpContext
 from .memory import note_write
+from .rank3 import fit_all
 
 _SEMS = {None, "acquire", "release", "acq_rel", "relaxed"}
 _SCOPES = {None, "gpu", "cta", "sys"}
@@ -51,7 +52,8 @@ def _rmw(name: str):
         if shape != p.shape:
             raise cx.unsupported(f"{name} with pointers of shape {list(p.shape)} broadcast to "
                                  f"{list(shape)}")
-        args = f"{p.expr}, {v.expr}" + ("" if m is None else f", {cx.value(m).expr}")
+        v, mv = fit_all(shape, v, None if m is None else cx.value(m))
+        args = f"{p.expr}, {v.expr}" + ("" if mv is None else f", {mv.expr}")
         return cx.bind("old", f"tl::{name}({args})", elem, shape)
     return atomic
 
@@ -69,4 +71,5 @@ def atomic_cas(cx: OpContext, pointer: Any, cmp: Any, val: Any, sem: Any = None,
     c = convert(cx.value(cmp, elem), elem)
     v = convert(cx.value(val, elem), elem)
     note_write(cx, p.roots)
+    c, v = fit_all(p.shape, c, v)
     return cx.bind("old", f"tl::atomic_cas({p.expr}, {c.expr}, {v.expr})", elem, p.shape)

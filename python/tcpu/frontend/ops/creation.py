@@ -19,9 +19,9 @@ def shape_arg(cx: OpContext, shape: Any) -> tuple[int, ...]:
         if not isinstance(d, int) or d <= 0 or d & (d - 1):
             raise cx.error(f"shape {list(s)}: every dimension must be a power of two "
                            "(a tl.constexpr int)")
-    if len(s) > 2:
+    if len(s) > 3:
         raise cx.unsupported(f"blocks of rank {len(s)} (shape {list(s)}) are not supported "
-                             "on the CPU yet (ranks 0-2 are)")
+                             "on the CPU yet (ranks 0-3 are)")
     return s
 
 
@@ -50,8 +50,8 @@ def full_value(cx: OpContext, shape: tuple[int, ...], value: Any, dtype: tl.dtyp
         raise cx.error("full's value must be a scalar")
     if not shape:
         return scalar
-    dims = ", ".join(map(str, shape))
-    return Value(f"tl::full<{cpp.ctype(dtype)}, {dims}>({scalar.expr})", dtype, shape)
+    return Value(f"tl::full<{cpp.ctype(dtype)}, {cpp.block_dims(shape)}>({scalar.expr})", dtype,
+                 shape)
 
 
 @op("full")
@@ -64,7 +64,7 @@ def zeros(cx: OpContext, shape: Any, dtype: Any) -> Value:
     s, d = shape_arg(cx, shape), cx.dtype_arg(dtype, "dtype")
     if not s:
         return Value(cpp.literal(0, d), d)
-    return Value(f"tl::zeros<{cpp.ctype(d)}, {', '.join(map(str, s))}>()", d, s)
+    return Value(f"tl::zeros<{cpp.ctype(d)}, {cpp.block_dims(s)}>()", d, s)
 
 
 @op("zeros_like")

@@ -1,6 +1,7 @@
-"""tl.dot: [M, K] x [K, N] (+ acc) on same-dtype operands. fp32/fp16/bf16 accumulate in
-fp32 (int8 in int32). input_precision is accepted: the CPU computes fp32 products exactly
-(Triton's "ieee"), so "tf32"/"tf32x3" give results at least as accurate as the GPU's.
+"""tl.dot: [M, K] x [K, N] (+ acc) on same-dtype operands, and batched [B, M, K] x [B, K, N].
+fp32/fp16/bf16 accumulate in fp32 (int8 in int32). input_precision is accepted: the CPU
+computes fp32 products exactly (Triton's "ieee"), so "tf32"/"tf32x3" give results at least as
+accurate as the GPU's.
 
 `d + tl.dot(a, b)` (and `acc += tl.dot(a, b)`) is `tl.dot(a, b, d)`, as Triton's combine pass
 makes it (AddFOp/AddIOp of a single-use dot with a zero accumulator): the products are then
@@ -22,6 +23,12 @@ from .context import OpContext
 _PRECISIONS = {None, "tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"}
 
 
+def _call(a: Value, b: Value, acc: Value | None = None) -> str:
+    """tl's dot of a and b (+ acc): tl::dot, or for rank 3 the batched tl::dot3."""
+    fn = "tl::dot" if len(a.shape) == 2 else f"tl::dot3<{a.shape[0]}>"
+    return f"{fn}({a.expr}, {b.expr}{'' if acc is None else ', ' + acc.expr})"
+
+
 @op("dot")
 def dot(cx: OpContext, input: Any, other: Any, acc: Any = None, input_precision: Any = None,
         allow_tf32: Any = None, max_num_imprecise_acc: Any = None, out_dtype: Any = tl.float32
@@ -31,10 +38,13 @@ def dot(cx: OpContext, input: Any, other: Any, acc: Any = None, input_precision:
     if precision not in _PRECISIONS:
         raise cx.error(f"input_precision must be one of {sorted(p for p in _PRECISIONS if p)}, "
                        f"got {precision!r}")
-    if len(a.shape) != 2 or len(b.shape) != 2:
-        raise cx.error(f"dot needs two rank-2 blocks, got {list(a.shape)} and {list(b.shape)}")
-    if a.shape[1] != b.shape[0]:
+    if len(a.shape) not in (2, 3) or len(b.shape) != len(a.shape):
+        raise cx.error(f"dot needs two blocks of rank 2 (or two of rank 3, batched), got "
+                       f"{list(a.shape)} and {list(b.shape)}")
+    if a.shape[-1] != b.shape[-2]:
         raise cx.error(f"dot: the inner dimensions differ ({list(a.shape)} x {list(b.shape)})")
+    if a.shape[:-2] != b.shape[:-2]:
+        raise cx.error(f"dot: the batch dimensions differ ({list(a.shape)} x {list(b.shape)})")
     if a.dtype.is_fp8() and b.dtype.is_fp8():
         # fp8 x fp8 (either kind, mixed too): as sm_90 does (its PTX converts the operands to
         # fp16 and multiplies in fp16 with fp32 accumulation), an exact widening to fp16,
@@ -52,21 +62,21 @@ def dot(cx: OpContext, input: Any, other: Any, acc: Any = None, input_precision:
         natural = tl.float64
     else:
         raise cx.unsupported(f"dot of {a.dtype} operands")
-    shape = (a.shape[0], b.shape[1])
+    shape = a.shape[:-1] + (b.shape[-1],)
     acc_v = unwrap(acc)
     # out_dtype applies to 16/32-bit float operands; integers give int32, fp64 gives fp64.
     out = cx.dtype_arg(out_dtype, "out_dtype") if natural == tl.float32 else natural
     if acc_v is None:
         if out != natural:
-            return convert(cx.bind("dot", f"tl::dot({a.expr}, {b.expr})", natural, shape), out)
-        name = cx.emit.bind_retractable("dot", f"tl::dot({a.expr}, {b.expr})", (a, b))
+            return convert(cx.bind("dot", _call(a, b), natural, shape), out)
+        name = cx.emit.bind_retractable("dot", _call(a, b), (a, b))
         return Value(name, natural, shape)
     c = cx.value(acc_v)
     if c.shape != shape:
         raise cx.error(f"dot: acc has shape {list(c.shape)}, the product {list(shape)}")
     # The product accumulates in the natural type, then takes the accumulator's dtype.
     c_nat = convert(c, natural)
-    r = cx.bind("dot", f"tl::dot({a.expr}, {b.expr}, {c_nat.expr})", natural, shape)
+    r = cx.bind("dot", _call(a, b, c_nat), natural, shape)
     return convert(r, c.dtype) if c.dtype != natural else r
 
 
@@ -86,4 +96,4 @@ def fuse_add(cx: OpContext, product: Value, addend: Any) -> Value | None:
         return None
     a, b = operands
     d = convert(addend, product.dtype)
-    return cx.bind("dot", f"tl::dot({a.expr}, {b.expr}, {d.expr})", product.dtype, product.shape)
+    return cx.bind("dot", _call(a, b, d), product.dtype, product.shape)

@@ -11,6 +11,7 @@ from ..values import Value
 from . import op
 from .arith import binary, broadcast_shapes, cast, convert, promote_pair
 from .context import OpContext
+from .rank3 import fit_all
 
 # tl.<name> / tl.math.<name> -> tl::<function>, one float operand, result of its dtype.
 _UNARY_FLOAT = {
@@ -59,6 +60,7 @@ def _float_operand(cx: OpContext, x: Any, name: str, dtypes: tuple[str, ...] = F
 
 
 def _call(fn: str, args: list[Value], dtype: tl.dtype, shape: tuple[int, ...]) -> Value:
+    args = list(fit_all(shape, *args))
     return Value(f"tl::{fn}({', '.join(a.expr for a in args)})", dtype, shape)
 
 

@@ -13,6 +13,7 @@ from ..values import Value, unwrap
 from . import op
 from .arith import broadcast_shapes, convert, convert_checked
 from .context import OpContext
+from .rank3 import fit, fit_all
 
 _CACHE = {"", ".ca", ".cg", ".cv"}
 _STORE_CACHE = {"", ".wb", ".cg", ".cs", ".wt"}
@@ -108,6 +109,7 @@ def load(cx: OpContext, pointer: Any, mask: Any = None, other: Any = None, bound
                              f"{list(p.shape)} (broadcast the pointers first)")
     if m is None:
         return cx.bind("load", f"tl::load({p.expr})", elem, shape)
+    m = fit(m, shape)
     if o is None:
         o_expr = cpp.literal(0, elem)
     elif isinstance(o, Value):
@@ -116,6 +118,7 @@ def load(cx: OpContext, pointer: Any, mask: Any = None, other: Any = None, bound
             if broadcast_shapes(cx, shape, o.shape) != shape:
                 raise cx.error(f"`other` of shape {list(o.shape)} does not fit the loaded block "
                                f"{list(shape)}")
+            o = fit(o, shape)
             loaded = cx.bind("load", f"tl::load({p.expr}, {m.expr}, {cpp.literal(0, elem)})",
                              elem, shape)
             return cx.bind("load", f"tl::where({m.expr}, {loaded.expr}, "
@@ -159,7 +162,7 @@ def store(cx: OpContext, pointer: Any, value: Any, mask: Any = None, boundary_ch
                        f"shape {list(p.shape)}")
     m = _mask(cx, mask, p.shape)
     note_write(cx, p.roots)
-    v = convert_checked(cx, v, elem)
+    v, m = fit_all(p.shape, convert_checked(cx, v, elem), m)
     if not p.shape:
         text = f"tl::store({p.expr}, {v.expr});"
         cx.emit.line(text if m is None else f"if ({m.expr}) {text}")

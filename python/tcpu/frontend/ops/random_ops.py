@@ -8,8 +8,9 @@ from typing import Any
 from ...triton.language import core as tl
 from ..values import Value
 from . import op
-from .arith import convert
+from .arith import broadcast_shapes, convert
 from .context import OpContext
+from .rank3 import fit_all
 
 
 def _seed(cx: OpContext, seed: Any) -> str:
@@ -105,8 +106,10 @@ def philox(cx: OpContext, seed: Any, c0: Any, c1: Any, c2: Any, c3: Any,
         if not c.dtype.is_int() or c.dtype.primitive_bitwidth != 32:
             raise cx.unsupported(f"tl.philox with {c.dtype} counters (32-bit counters are "
                                  "supported)")
-    shape = max((c.shape for c in counters), key=len)
+    shape: tuple[int, ...] = ()
+    for c in counters:
+        shape = broadcast_shapes(cx, shape, c.shape)
     args = ", ".join(convert(c, tl.uint32).expr if c.dtype != tl.uint32 else c.expr
-                     for c in counters)
+                     for c in fit_all(shape, *counters))
     words = cx.emit.bind("philox", f"tl::philox_blocks<{rounds}>({_seed(cx, seed)}, {args})")
     return tuple(Value(f"{words}.c{i}", tl.uint32, shape) for i in range(4))

@@ -11,6 +11,7 @@ from ..values import Value, unwrap
 from . import op
 from .arith import convert
 from .context import OpContext
+from .rank3 import along_last, inverse, permute3
 
 # sum's result dtype (Triton's _pick_sum_dtype): integers narrower than 32 bits widen to
 # 32 bits of the same signedness (int1 counts as unsigned); everything else keeps its dtype.
@@ -51,12 +52,42 @@ def _tl_axis(v: Value, axis: int | None) -> int:
     return -1 if axis is None or len(v.shape) == 1 else axis
 
 
+def _along(v: Value, axis: int | None) -> tuple[str, int]:
+    """The tl operand and axis that reduce or scan v along `axis` (None: everything). A rank-3
+    block is permuted to have `axis` last, the columns of its tl form; the result then has
+    one row per element of the other two dimensions, in their order."""
+    if len(v.shape) == 3 and axis is not None:
+        return along_last(v, axis)[0].expr, 1
+    return v.expr, _tl_axis(v, axis)
+
+
+def _scan_along(v: Value, axis: int) -> tuple[str, int]:
+    return _along(v, axis) if len(v.shape) == 3 else (v.expr, axis)
+
+
+def _shaped(expr: str, v: Value, shape: tuple[int, ...]) -> str:
+    """A reduction's tl result as the tl block of Triton's result `shape`."""
+    return f"tl::reshape<{cpp.block_dims(shape)}>({expr})" if len(v.shape) == 3 and shape else expr
+
+
+def _unpermuted(v: Value, axis: int, scanned: Value) -> Value:
+    """A scan's tl result (of _along's operand) in v's own order."""
+    if len(v.shape) != 3 or axis == 2:
+        return scanned
+    order = along_last(v, axis)[1]
+    return permute3(Value(scanned.expr, scanned.dtype, tuple(v.shape[k] for k in order)),
+                    inverse(order))
+
+
 def keep(cx: OpContext, r: Value, v: Value, axis: int | None) -> Value:
     """keep_dims: the reduced dimension (or all of them) stays, with size 1."""
     ct = cpp.ctype(r.dtype)
     if axis is None or len(v.shape) == 1:
-        ones = ", ".join("1" for _ in v.shape)
-        return Value(f"tl::full<{ct}, {ones}>({r.expr})", r.dtype, (1,) * len(v.shape))
+        ones = (1,) * len(v.shape)
+        return Value(f"tl::full<{ct}, {cpp.block_dims(ones)}>({r.expr})", r.dtype, ones)
+    if len(v.shape) == 3:
+        shape = v.shape[:axis] + (1,) + v.shape[axis + 1:]
+        return Value(f"tl::reshape<{cpp.block_dims(shape)}>({r.expr})", r.dtype, shape)
     if axis == 0:
         return Value(f"tl::row({r.expr})", r.dtype, (1, v.shape[1]))
     return Value(f"tl::col({r.expr})", r.dtype, (v.shape[0], 1))
@@ -86,7 +117,8 @@ def reduce_named(cx: OpContext, name: str, x: Any, axis: Any, keep_dims: Any = F
         out = v.dtype
     shape = _result_shape(v, a)
     # tl computes in its own accumulator type (sum_t); the result takes Triton's dtype.
-    raw = f"tl::{name}<{_tl_axis(v, a)}>({v.expr})"
+    operand, tl_axis = _along(v, a)
+    raw = _shaped(f"tl::{name}<{tl_axis}>({operand})", v, shape)
     ct = cpp.ctype(out)
     expr = f"tl::cast<{ct}>({raw})" if shape else f"static_cast<{ct}>({raw})"
     r = cx.bind(name, expr, out, shape)
@@ -148,14 +180,17 @@ def reduce(cx: OpContext, input: Any, axis: Any, combine_fn: Any, keep_dims: Any
     a = _axis(cx, vals[0], axis)
     shape = _result_shape(vals[0], a)
     lam, outs = cx.lowerer.combine_lambda(cx.node, combine_fn, [v.dtype for v in vals] * 2)
+    operands = [_along(v, a) for v in vals]
+    tl_axis = operands[0][1]
     if len(vals) == 1:
-        r = cx.bind("reduce", f"tl::reduce<{_tl_axis(vals[0], a)}>({vals[0].expr}, {lam})",
-                    outs[0], shape)
+        r = cx.bind("reduce", _shaped(f"tl::reduce<{tl_axis}>({operands[0][0]}, {lam})",
+                                      vals[0], shape), outs[0], shape)
         return keep(cx, r, vals[0], a) if cx.const(keep_dims, "keep_dims") else r
     if len(vals) == 2:
-        pair = cx.emit.bind("reduce", f"tl::reduce2<{_tl_axis(vals[0], a)}>("
-                            f"{vals[0].expr}, {vals[1].expr}, {lam})")
-        rs = (Value(f"{pair}.first", outs[0], shape), Value(f"{pair}.second", outs[1], shape))
+        pair = cx.emit.bind("reduce", f"tl::reduce2<{tl_axis}>("
+                            f"{operands[0][0]}, {operands[1][0]}, {lam})")
+        rs = tuple(Value(_shaped(f"{pair}.{h}", vals[0], shape), d, shape)
+                   for h, d in (("first", outs[0]), ("second", outs[1])))
         if cx.const(keep_dims, "keep_dims"):
             rs = tuple(keep(cx, r, vals[0], a) for r in rs)
         return rs
@@ -176,7 +211,9 @@ def _cumulative(name: str):
         v = convert(v, out)
         a = _scan_axis(cx, v, axis)
         rev = "true" if cx.const(reverse, "reverse") else "false"
-        return cx.bind(name, f"tl::{name}<{a}, {rev}>({v.expr})", out, v.shape)
+        operand, tl_axis = _scan_along(v, a)
+        scanned = Value(f"tl::{name}<{tl_axis}, {rev}>({operand})", out)
+        return cx.bind(name, _unpermuted(v, a, scanned).expr, out, v.shape)
     return scan
 
 
@@ -192,14 +229,17 @@ def associative_scan(cx: OpContext, input: Any, axis: Any, combine_fn: Any,
     a = _scan_axis(cx, vals[0], axis)
     rev = "true" if cx.const(reverse, "reverse") else "false"
     lam, outs = cx.lowerer.combine_lambda(cx.node, combine_fn, [v.dtype for v in vals] * 2)
+    operands = [_scan_along(v, a) for v in vals]
+    tl_axis, shape = operands[0][1], vals[0].shape
     if len(vals) == 1:
-        return cx.bind("scan", f"tl::associative_scan<{a}, {rev}>({vals[0].expr}, {lam})",
-                       outs[0], vals[0].shape)
+        scanned = Value(f"tl::associative_scan<{tl_axis}, {rev}>({operands[0][0]}, {lam})",
+                        outs[0])
+        return cx.bind("scan", _unpermuted(vals[0], a, scanned).expr, outs[0], shape)
     if len(vals) == 2:
-        pair = cx.emit.bind("scan", f"tl::associative_scan2<{a}, {rev}>({vals[0].expr}, "
-                            f"{vals[1].expr}, {lam})")
-        return (Value(f"{pair}.first", outs[0], vals[0].shape),
-                Value(f"{pair}.second", outs[1], vals[0].shape))
+        pair = cx.emit.bind("scan", f"tl::associative_scan2<{tl_axis}, {rev}>({operands[0][0]}, "
+                            f"{operands[1][0]}, {lam})")
+        return tuple(cx.bind("scan", _unpermuted(vals[0], a, Value(f"{pair}.{h}", d)).expr, d,
+                             shape) for h, d in (("first", outs[0]), ("second", outs[1])))
     raise cx.unsupported(f"tl.associative_scan over {len(vals)} operands (1 or 2 are supported)")
 
 

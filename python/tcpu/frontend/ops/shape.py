@@ -1,19 +1,23 @@
 """Shapes: broadcast_to, expand_dims, reshape/view, permute/trans, ravel, cat, join, split,
-interleave, flip, gather (tl's shape.h), ranks 0-2."""
+interleave, flip, gather (tl's shape.h), ranks 0-3.
+
+A block of rank 3 [A, B, C] is held as tl's [A * B, C] (cpp.block_dims, tl/rank3.h): reshapes
+and what acts along the last dimension need nothing more; the rest goes through rank3.py."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from .. import cpp
 from ..values import Value, unwrap
 from . import op
 from .arith import broadcast_shapes
 from .context import OpContext
 from .creation import shape_arg
+from .rank3 import along_last, inverse, padded, permute3
 
 
-def _dims(shape: tuple[int, ...]) -> str:
-    return ", ".join(map(str, shape))
+_dims = cpp.block_dims
 
 
 def broadcast_value(cx: OpContext, v: Value, shape: tuple[int, ...]) -> Value:
@@ -21,6 +25,10 @@ def broadcast_value(cx: OpContext, v: Value, shape: tuple[int, ...]) -> Value:
         return v
     if broadcast_shapes(cx, v.shape, shape) != shape:
         raise cx.error(f"cannot broadcast a block of shape {list(v.shape)} to {list(shape)}")
+    if len(shape) == 3:
+        s = ", ".join(map(str, padded(v.shape)))
+        return Value(f"tl::broadcast3<{', '.join(map(str, shape))}, {s}>({v.expr})", v.dtype,
+                     shape, v.roots)
     return Value(f"tl::broadcast_to<{_dims(shape)}>({v.expr})", v.dtype, shape, v.roots)
 
 
@@ -44,15 +52,20 @@ def expand(cx: OpContext, v: Value, axis: int) -> Value:
     axis %= rank + 1
     if rank == 0:
         return Value(f"tl::full<{_ctype(v)}, 1>({v.expr})", v.dtype, (1,), v.roots)
-    if rank >= 2:
-        raise cx.unsupported("blocks of rank 3 are not supported on the CPU yet")
+    if rank == 3:
+        raise cx.unsupported("blocks of rank 4 (ranks up to 3 are supported)")
+    if rank == 2:
+        shape = v.shape[:axis] + (1,) + v.shape[axis:]
+        # [1, A, B] and [A, 1, B] are held as [A, B], as v is; [A, B, 1] as [A * B, 1].
+        if axis < 2 or v.shape[1] == 1:
+            return Value(v.expr, v.dtype, shape, v.roots)
+        return Value(f"tl::reshape<{_dims(shape)}>({v.expr})", v.dtype, shape, v.roots)
     shape = (1, v.shape[0]) if axis == 0 else (v.shape[0], 1)
     fn = "row" if axis == 0 else "col"
     return Value(f"tl::{fn}({v.expr})", v.dtype, shape, v.roots)
 
 
 def _ctype(v: Value) -> str:
-    from .. import cpp
     return cpp.ctype(v.dtype)
 
 
@@ -80,8 +93,10 @@ def reshape(cx: OpContext, input: Any, *shape: Any, can_reorder: Any = False) ->
         return v
     if not dims:
         return cx.bind("scalar", f"tl::eval({v.expr}).v[0]", v.dtype)
-    if len(dims) > 2:
-        raise cx.unsupported(f"reshape to rank {len(dims)} (ranks 1 and 2 are supported)")
+    if len(dims) > 3:
+        raise cx.unsupported(f"reshape to rank {len(dims)} (ranks up to 3 are supported)")
+    if _dims(dims) == _dims(v.shape):
+        return Value(v.expr, v.dtype, dims, v.roots)  # the same tl block
     return Value(f"tl::reshape<{_dims(dims)}>({v.expr})", v.dtype, dims, v.roots)
 
 
@@ -100,6 +115,9 @@ def permute(cx: OpContext, input: Any, *dims: Any) -> Value:
         raise cx.error(f"permute: {list(order)} is not a permutation of the {len(v.shape)} dims")
     if order == tuple(range(len(v.shape))):
         return v
+    if len(v.shape) == 3:
+        return cx.bind("permuted", permute3(v, order).expr, v.dtype,
+                       tuple(v.shape[k] for k in order))
     return trans(cx, v)
 
 
@@ -108,6 +126,8 @@ def trans(cx: OpContext, input: Any, *dims: Any) -> Value:
     v = cx.value(input)
     if len(v.shape) == 1:
         return v
+    if len(v.shape) == 3 and dims:
+        return permute(cx, v, *dims)
     if len(v.shape) != 2:
         raise cx.error(f"trans needs a block of rank 2, got {list(v.shape)}")
     if dims:
@@ -133,8 +153,11 @@ def join(cx: OpContext, a: Any, b: Any) -> Value:
     if x.dtype != y.dtype or x.shape != y.shape:
         raise cx.error(f"join: both blocks must have one dtype and shape, got {x.type_text()} "
                        f"and {y.type_text()}")
-    if len(x.shape) > 1:
-        raise cx.unsupported("join of rank-2 blocks (the result would have rank 3)")
+    if len(x.shape) > 2:
+        raise cx.unsupported("join of rank-3 blocks (the result would have rank 4)")
+    if len(x.shape) == 2:
+        return cx.bind("joined", f"tl::join(tl::ravel({x.expr}), tl::ravel({y.expr}))", x.dtype,
+                       x.shape + (2,))
     if not x.shape:
         return cx.bind("joined", f"tl::join(tl::full<{_ctype(x)}, 1>({x.expr}), "
                        f"tl::full<{_ctype(y)}, 1>({y.expr}))", x.dtype, (2,))
@@ -150,6 +173,9 @@ def split(cx: OpContext, a: Any) -> tuple[Value, Value]:
     shape = v.shape[:-1]
     if not shape:
         return (Value(f"{pair}.first", v.dtype), Value(f"{pair}.second", v.dtype))
+    if len(shape) == 2:  # tl splits [A * B, 2] into two [A * B]
+        return tuple(cx.bind("half", f"tl::reshape<{_dims(shape)}>({pair}.{h})", v.dtype, shape)
+                     for h in ("first", "second"))
     return (Value(f"{pair}.first", v.dtype, shape), Value(f"{pair}.second", v.dtype, shape))
 
 
@@ -170,6 +196,10 @@ def flip(cx: OpContext, x: Any, dim: Any = None) -> Value:
     axis = -1 if d is None else d % len(v.shape)
     if axis == len(v.shape) - 1:
         axis = -1
+    if len(v.shape) == 3 and axis != -1:
+        moved, order = along_last(v, axis)
+        flipped = Value(f"tl::flip<-1>({moved.expr})", v.dtype, moved.shape)
+        return cx.bind("flipped", permute3(flipped, inverse(order)).expr, v.dtype, v.shape)
     return cx.bind("flipped", f"tl::flip<{axis}>({v.expr})", v.dtype, v.shape)
 
 
@@ -177,4 +207,9 @@ def flip(cx: OpContext, x: Any, dim: Any = None) -> Value:
 def gather(cx: OpContext, src: Any, index: Any, axis: Any) -> Value:
     s, i = cx.value(src), cx.value(index)
     a = cx.const(axis, "axis") % len(s.shape)
+    if len(s.shape) == 3:
+        if a != 2:
+            raise cx.unsupported("tl.gather of a rank-3 block along a dimension other than the "
+                                 "last")
+        a = 1  # tl's [A * B, C] form: each row gathers from its own row
     return cx.bind("gathered", f"tl::gather<{a}>({s.expr}, {i.expr})", s.dtype, i.shape)

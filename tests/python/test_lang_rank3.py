@@ -1,0 +1,286 @@
+"""Blocks of rank 3: broadcasting between every pair of shapes that differ in the first two
+dimensions, reductions, scans and flips along each axis (keep_dims too), reduce and
+associative_scan with combine functions over two operands, join of rank-2 blocks and split,
+interleave, cat, sort, gather, where, masked loads and stores, atomics, loop-carried values and
+the batched dot (with an accumulator, and `acc + dot` fused). References are numpy's.
+
+tcpu holds Triton's [A, B, C] as tl's [A * B, C] (python/tcpu/frontend/ops/rank3.py), so the
+cases that matter are those where that form alone would broadcast, reduce or move the wrong
+elements: operands with one or both of the first two dimensions of size 1, and any axis other
+than the last."""
+
+import numpy as np
+import pytest
+import torch
+
+import triton
+import triton.language as tl
+from lang_support import dev
+
+A, B, C = 2, 4, 8
+
+
+@triton.jit
+def _offsets3(S0: tl.constexpr, S1: tl.constexpr, S2: tl.constexpr):
+    i = tl.arange(0, S0)[:, None, None]
+    j = tl.arange(0, S1)[None, :, None]
+    k = tl.arange(0, S2)[None, None, :]
+    return i * (S1 * S2) + j * S2 + k
+
+
+@triton.jit
+def _broadcast_kernel(X, Y, Z, XS0: tl.constexpr, XS1: tl.constexpr, XS2: tl.constexpr,
+                      YS0: tl.constexpr, YS1: tl.constexpr, YS2: tl.constexpr):
+    x = tl.load(X + _offsets3(XS0, XS1, XS2))
+    y = tl.load(Y + _offsets3(YS0, YS1, YS2))
+    s = x * 100 + y
+    tl.static_assert(len(s.shape) == 3)
+    tl.store(Z + _offsets3(s.shape[0], s.shape[1], s.shape[2]), s)
+
+
+SHAPES = [(A, B, C), (A, 1, C), (1, B, C), (A, B, 1), (1, B, 1), (A, 1, 1), (1, 1, C), (1, 1, 1)]
+
+
+@pytest.mark.parametrize("xs", SHAPES, ids=str)
+@pytest.mark.parametrize("ys", [(A, B, C), (A, 1, C), (1, B, 1), (A, B, 1)], ids=str)
+def test_broadcast_between_rank3_shapes(xs, ys, device):
+    if np.prod(np.broadcast_shapes(xs, ys)) == 1:
+        pytest.skip("a [1, 1, 1] result says nothing about broadcasting")
+    x = np.arange(np.prod(xs), dtype=np.int32).reshape(xs)
+    y = np.arange(np.prod(ys), dtype=np.int32).reshape(ys) + 1
+    want = x * 100 + y
+    z = torch.empty(want.size, dtype=torch.int32, device=device)
+    _broadcast_kernel[(1,)](dev(x, device), dev(y, device), z, XS0=xs[0], XS1=xs[1], XS2=xs[2],
+                            YS0=ys[0], YS1=ys[1], YS2=ys[2])
+    np.testing.assert_array_equal(z.cpu().numpy().reshape(want.shape), want)
+
+
+@triton.jit
+def _rank2_operand_kernel(X, Y, Z, S0: tl.constexpr, S1: tl.constexpr, S2: tl.constexpr):
+    x = tl.load(X + _offsets3(S0, S1, S2))
+    y2 = tl.load(Y + tl.arange(0, S1)[:, None] * S2 + tl.arange(0, S2)[None, :])  # [S1, S2]
+    y1 = tl.load(Y + tl.arange(0, S2))  # [S2]
+    tl.store(Z + _offsets3(S0, S1, S2), x - y2 + y1 * 1000)
+
+
+def test_lower_rank_operands_align_to_the_trailing_dimensions(device):
+    x = np.arange(A * B * C, dtype=np.int32).reshape(A, B, C)
+    y = (np.arange(B * C, dtype=np.int32) * 3).reshape(B, C)
+    z = torch.empty(A * B * C, dtype=torch.int32, device=device)
+    _rank2_operand_kernel[(1,)](dev(x, device), dev(y, device), z, S0=A, S1=B, S2=C)
+    want = x - y + y.reshape(-1)[:C] * 1000
+    np.testing.assert_array_equal(z.cpu().numpy().reshape(A, B, C), want)
+
+
+@triton.jit
+def _reduce_kernel(X, S, M, I, K, AXIS: tl.constexpr, S0: tl.constexpr, S1: tl.constexpr,
+                   S2: tl.constexpr, R0: tl.constexpr, R1: tl.constexpr):
+    x = tl.load(X + _offsets3(S0, S1, S2))
+    r = tl.arange(0, R0)[:, None] * R1 + tl.arange(0, R1)[None, :]
+    tl.store(S + r, tl.sum(x, axis=AXIS))
+    tl.store(M + r, tl.max(x, axis=AXIS))
+    tl.store(I + r, tl.argmax(x, axis=AXIS))
+    kept = tl.min(x, axis=AXIS, keep_dims=True)
+    tl.static_assert(len(kept.shape) == 3)
+    tl.store(K + _offsets3(kept.shape[0], kept.shape[1], kept.shape[2]), kept)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, -1])
+def test_reductions_along_each_axis(axis, device):
+    x = np.random.RandomState(1).permutation(A * B * C).astype(np.float32).reshape(A, B, C)
+    rshape = tuple(d for i, d in enumerate(x.shape) if i != axis % 3)
+    outs = [torch.empty(int(np.prod(rshape)), dtype=d, device=device)
+            for d in (torch.float32, torch.float32, torch.int32, torch.float32)]
+    _reduce_kernel[(1,)](dev(x, device), *outs, AXIS=axis, S0=A, S1=B, S2=C, R0=rshape[0],
+                         R1=rshape[1])
+    got = [o.cpu().numpy().reshape(rshape) for o in outs]
+    np.testing.assert_array_equal(got[0], x.sum(axis=axis))  # integers: exact in any order
+    np.testing.assert_array_equal(got[1], x.max(axis=axis))
+    np.testing.assert_array_equal(got[2], x.argmax(axis=axis))
+    np.testing.assert_array_equal(got[3], x.min(axis=axis))
+
+
+@triton.jit
+def _add_and_count(a, na, b, nb):
+    return a + b, na + nb
+
+
+@triton.jit
+def _reduce_pair_kernel(X, S, N, AXIS: tl.constexpr, S0: tl.constexpr, S1: tl.constexpr,
+                        S2: tl.constexpr):
+    x = tl.load(X + _offsets3(S0, S1, S2))
+    ones = tl.full(x.shape, 1, tl.int32)
+    s, n = tl.reduce((x, ones), AXIS, _add_and_count, keep_dims=True)
+    tl.store(S + _offsets3(s.shape[0], s.shape[1], s.shape[2]), s)
+    tl.store(N + _offsets3(n.shape[0], n.shape[1], n.shape[2]), n)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_reduce_with_a_combine_function_over_two_operands(axis, device):
+    x = np.arange(A * B * C, dtype=np.int32).reshape(A, B, C) % 7
+    kshape = tuple(1 if i == axis else d for i, d in enumerate(x.shape))
+    s = torch.empty(int(np.prod(kshape)), dtype=torch.int32, device=device)
+    n = torch.empty_like(s)
+    _reduce_pair_kernel[(1,)](dev(x, device), s, n, AXIS=axis, S0=A, S1=B, S2=C)
+    np.testing.assert_array_equal(s.cpu().numpy().reshape(kshape),
+                                  x.sum(axis=axis, keepdims=True))
+    np.testing.assert_array_equal(n.cpu().numpy(), x.shape[axis])
+
+
+@triton.jit
+def _max_first(a, ia, b, ib):
+    # (value, index) of the larger value; the running index of a scan's maximum
+    take_b = b > a
+    return tl.where(take_b, b, a), tl.where(take_b, ib, ia)
+
+
+@triton.jit
+def _scan_kernel(X, CS, CP, RV, MX, FL, AXIS: tl.constexpr, S0: tl.constexpr,
+                 S1: tl.constexpr, S2: tl.constexpr):
+    o = _offsets3(S0, S1, S2)
+    x = tl.load(X + o)
+    tl.store(CS + o, tl.cumsum(x, AXIS))
+    tl.store(CP + o, tl.cumprod(x % 3 + 1, AXIS))
+    tl.store(RV + o, tl.cumsum(x, AXIS, reverse=True))
+    idx = tl.zeros(x.shape, tl.int32) + o
+    m, _ = tl.associative_scan((x, idx), AXIS, _max_first)
+    tl.store(MX + o, m)
+    tl.store(FL + o, tl.flip(x, AXIS))
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_scans_and_flip_along_each_axis(axis, device):
+    x = np.random.RandomState(2).randint(-20, 20, size=(A, B, C)).astype(np.int32)
+    outs = [torch.empty(x.size, dtype=torch.int32, device=device) for _ in range(5)]
+    _scan_kernel[(1,)](dev(x, device), *outs, AXIS=axis, S0=A, S1=B, S2=C)
+    got = [o.cpu().numpy().reshape(x.shape) for o in outs]
+    np.testing.assert_array_equal(got[0], np.cumsum(x, axis=axis))
+    np.testing.assert_array_equal(got[1], np.cumprod(np.fmod(x, 3) + 1, axis=axis))  # % truncates
+    np.testing.assert_array_equal(got[2], np.flip(np.cumsum(np.flip(x, axis), axis=axis), axis))
+    np.testing.assert_array_equal(got[3], np.maximum.accumulate(x, axis=axis))
+    np.testing.assert_array_equal(got[4], np.flip(x, axis))
+
+
+@triton.jit
+def _join_kernel(X, Y, J, L, R, IL, CT, M: tl.constexpr, N: tl.constexpr):
+    o2 = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(X + o2)
+    y = tl.load(Y + o2)
+    j = tl.join(x, y)  # [M, N, 2]
+    tl.static_assert(j.shape[0] == M and j.shape[1] == N and j.shape[2] == 2)
+    tl.store(J + _offsets3(M, N, 2), j)
+    left, right = tl.split(j * 2)
+    tl.store(L + o2, left)
+    tl.store(R + o2, right)
+    il = tl.interleave(j, j + 1)  # [M, N, 4]
+    tl.store(IL + _offsets3(M, N, 4), il)
+    ct = tl.cat(j, j - 1, can_reorder=True)  # [2 * M, N, 2]
+    tl.store(CT + _offsets3(2 * M, N, 2), ct)
+
+
+def test_join_split_interleave_cat(device):
+    m, n = 4, 8
+    x = np.arange(m * n, dtype=np.int32).reshape(m, n)
+    y = -x
+    outs = [torch.empty(s, dtype=torch.int32, device=device)
+            for s in (m * n * 2, m * n, m * n, m * n * 4, 2 * m * n * 2)]
+    _join_kernel[(1,)](dev(x, device), dev(y, device), *outs, M=m, N=n)
+    j = np.stack([x, y], axis=-1)
+    np.testing.assert_array_equal(outs[0].cpu().numpy().reshape(m, n, 2), j)
+    np.testing.assert_array_equal(outs[1].cpu().numpy().reshape(m, n), 2 * x)
+    np.testing.assert_array_equal(outs[2].cpu().numpy().reshape(m, n), 2 * y)
+    il = np.stack([j, j + 1], axis=-1).reshape(m, n, 4)
+    np.testing.assert_array_equal(outs[3].cpu().numpy().reshape(m, n, 4), il)
+    # cat(can_reorder=True) may reorder: the multiset of elements is Triton's promise.
+    np.testing.assert_array_equal(np.sort(outs[4].cpu().numpy()),
+                                  np.sort(np.concatenate([j, j - 1]).reshape(-1)))
+
+
+@triton.jit
+def _sort_gather_kernel(X, S, G, W, S0: tl.constexpr, S1: tl.constexpr, S2: tl.constexpr):
+    o = _offsets3(S0, S1, S2)
+    x = tl.load(X + o)
+    tl.store(S + o, tl.sort(x, descending=True))
+    rev = (S2 - 1) - (tl.zeros(x.shape, tl.int32) + tl.arange(0, S2)[None, None, :])
+    tl.store(G + o, tl.gather(x, rev, 2))
+    tl.store(W + o, tl.where(x > 0, x, tl.arange(0, S1)[None, :, None]))
+
+
+def test_sort_gather_where(device):
+    x = np.random.RandomState(3).randint(-50, 50, size=(A, B, C)).astype(np.int32)
+    outs = [torch.empty(x.size, dtype=torch.int32, device=device) for _ in range(3)]
+    _sort_gather_kernel[(1,)](dev(x, device), *outs, S0=A, S1=B, S2=C)
+    got = [o.cpu().numpy().reshape(x.shape) for o in outs]
+    np.testing.assert_array_equal(got[0], -np.sort(-x, axis=-1))
+    np.testing.assert_array_equal(got[1], x[:, :, ::-1])
+    np.testing.assert_array_equal(got[2], np.where(x > 0, x, np.arange(B)[None, :, None]))
+
+
+@triton.jit
+def _masked_kernel(X, Z, CNT, S0: tl.constexpr, S1: tl.constexpr, S2: tl.constexpr, LIM1,
+                   LIM2):
+    o = _offsets3(S0, S1, S2)
+    row_ok = tl.arange(0, S1)[None, :, None] < LIM1  # [1, S1, 1]
+    col_ok = tl.arange(0, S2)[None, None, :] < LIM2  # [1, 1, S2]
+    x = tl.load(X + o, mask=row_ok & col_ok, other=-1)
+    tl.store(Z + o, x, mask=row_ok)
+    tl.atomic_add(CNT + tl.arange(0, S1)[None, :, None] + tl.zeros((S0, S1, S2), tl.int32), 1,
+                  mask=col_ok)
+
+
+def test_masked_loads_stores_and_atomics(device):
+    x = np.arange(A * B * C, dtype=np.int32).reshape(A, B, C)
+    z = torch.full((x.size,), 7, dtype=torch.int32, device=device)
+    cnt = torch.zeros(B, dtype=torch.int32, device=device)
+    _masked_kernel[(1,)](dev(x, device), z, cnt, S0=A, S1=B, S2=C, LIM1=3, LIM2=5)
+    j = np.arange(B)[None, :, None]
+    k = np.arange(C)[None, None, :]
+    loaded = np.where((j < 3) & (k < 5), x, -1)
+    want = np.where(j < 3, loaded, 7)
+    np.testing.assert_array_equal(z.cpu().numpy().reshape(x.shape), want)
+    np.testing.assert_array_equal(cnt.cpu().numpy(), np.full(B, A * 5))
+
+
+@triton.jit
+def _loop_kernel(X, Z, S0: tl.constexpr, S1: tl.constexpr, S2: tl.constexpr, STEPS):
+    o = _offsets3(S0, S1, S2)
+    acc = tl.zeros((S0, S1, S2), dtype=tl.float32)
+    x = tl.load(X + o)
+    for i in range(STEPS):
+        acc = acc * 0.5 + x[:, :, :] + i
+    tl.store(Z + o, acc)
+
+
+def test_loop_carried_rank3_value(device):
+    x = np.arange(A * B * C, dtype=np.float32).reshape(A, B, C)
+    z = torch.empty(x.size, dtype=torch.float32, device=device)
+    _loop_kernel[(1,)](dev(x, device), z, S0=A, S1=B, S2=C, STEPS=5)
+    acc = np.zeros_like(x)
+    for i in range(5):
+        acc = acc * np.float32(0.5) + x + np.float32(i)
+    np.testing.assert_array_equal(z.cpu().numpy().reshape(x.shape), acc)
+
+
+@triton.jit
+def _bmm_kernel(Aptr, Bptr, D, OUT, FUSED, BT: tl.constexpr, M: tl.constexpr, K: tl.constexpr,
+                N: tl.constexpr):
+    a = tl.load(Aptr + _offsets3(BT, M, K))
+    b = tl.load(Bptr + _offsets3(BT, K, N))
+    d = tl.load(D + _offsets3(BT, M, N))
+    tl.store(OUT + _offsets3(BT, M, N), tl.dot(a, b, d))
+    tl.store(FUSED + _offsets3(BT, M, N), d + tl.dot(a, b))
+
+
+def test_batched_dot_with_accumulator(device):
+    rs = np.random.RandomState(4)
+    bt, m, k, n = 2, 16, 16, 16
+    a = rs.randint(-8, 8, size=(bt, m, k)).astype(np.float32)
+    b = rs.randint(-8, 8, size=(bt, k, n)).astype(np.float32)
+    d = rs.randint(-8, 8, size=(bt, m, n)).astype(np.float32)
+    out = torch.empty(bt * m * n, dtype=torch.float32, device=device)
+    fused = torch.empty_like(out)
+    _bmm_kernel[(1,)](dev(a, device), dev(b, device), dev(d, device), out, fused, BT=bt, M=m,
+                      K=k, N=n)
+    want = a @ b + d  # small integers: exact in fp32 in any order
+    np.testing.assert_array_equal(out.cpu().numpy().reshape(want.shape), want)
+    np.testing.assert_array_equal(fused.cpu().numpy().reshape(want.shape), want)
