@@ -23,6 +23,7 @@ from . import cpp
 from .emitter import Emitter
 from .errors import CompilationError, UnsupportedError
 from .foreign import to_tcpu
+from .loop_state import assign_in_parallel, carry_leaves, leaf_writes, snapshot_aliases
 from .ops import OPS, load_all
 from .ops.arith import COMPARISONS, binary, convert, fold_any, unary
 from .ops.context import OpContext
@@ -76,6 +77,9 @@ class Frame:
     scope: dict[str, Any]
     is_kernel: bool
     constexpr_names: set[str] = field(default_factory=set)
+    # Loops entered before this frame (a helper inlined in a loop body): they are the caller's,
+    # so a `return` here is not inside them and their carried names are not this frame's.
+    loop_base: int = 0
 
 
 @dataclass
@@ -134,7 +138,8 @@ class Lowerer:
         """Lowers `source`'s body with its parameters bound; returns what it returns."""
         if len(self.frames) > 64:
             raise self.error(source.tree, "@jit calls nest more than 64 deep (recursion?)")
-        self.frames.append(Frame(source, globals_, dict(bindings), is_kernel))
+        self.frames.append(Frame(source, globals_, dict(bindings), is_kernel,
+                                 loop_base=len(self._loops)))
         saved_line = self._last_line
         try:
             self._stmts(source.tree.body)
@@ -280,6 +285,7 @@ class Lowerer:
     def _stmt_While(self, node: ast.While) -> None:
         if node.orelse:
             raise self.error(node, "'else' on a loop is not supported in Triton kernels")
+        before = dict(self.frame.scope)
         carries = self._begin_loop(node, node.body + [ast.Expr(node.test)])
         self.emit.line("for (;;) {")
         self.emit.depth += 1
@@ -296,6 +302,7 @@ class Lowerer:
             self.emit.line(f"if (!({convert(tv, tlc.int1).expr})) break;")
         self._stmts(node.body)
         self._end_loop(node, carries)
+        self._loop_scope_restore(before, carries)
         return None
 
     def _stmt_With(self, node: ast.With) -> None:
@@ -303,7 +310,7 @@ class Lowerer:
 
     # --- assignment -----------------------------------------------------------------------
     def _check_not_carried(self, name: str, node: ast.AST) -> None:
-        for loop in self._loops:
+        for loop in self._frame_loops():
             if name in loop and name in self.frame.constexpr_names:
                 raise self.error(node, f"cannot reassign constexpr '{name}' in a loop")
 
@@ -321,7 +328,7 @@ class Lowerer:
                              "Triton kernels (store through tl.store instead)")
         name = target.id
         if name in self.frame.constexpr_names:
-            if any(name in loop for loop in self._loops):
+            if any(name in loop for loop in self._frame_loops()):
                 raise self.error(node, f"cannot reassign constexpr '{name}' in a loop")
             self.frame.constexpr_names.discard(name)
         v = unwrap(value)
@@ -333,6 +340,7 @@ class Lowerer:
         if isinstance(v, (Value, BlockPointer)) and carry is not None and \
                 carry.direct_stmt is node:
             self._check_carry(carry, v, node)
+            snapshot_aliases(self.emit, self.frame.scope, carry.var, name)
             self.emit.line(f"{carry.var} = {v.expr};")
             self.frame.scope[name] = carry.value
             return
@@ -341,8 +349,9 @@ class Lowerer:
         self.frame.scope[name] = v
 
     def _carry_of(self, name: str) -> Carry | None:
-        return self._loops[-1].get(name) if self._loops and self._depth == self._loop_depth[-1] \
-            else None
+        if not self._frame_loops() or self._depth != self._loop_depth[-1]:
+            return None
+        return self._loops[-1].get(name)
 
     # --- control flow: if -----------------------------------------------------------------
     def _if(self, node: ast.If, test: Any) -> bool:
@@ -442,8 +451,12 @@ class Lowerer:
         return f"tl::Block<{elem}, {cpp.block_dims(v.shape)}>"
 
     # --- control flow: loops --------------------------------------------------------------
+    def _frame_loops(self) -> list[dict[str, Carry]]:
+        """The loops of the function being lowered (not those of the callers it is inlined in)."""
+        return self._loops[self.frame.loop_base:]
+
     def _in_loop_depth(self) -> int:
-        return len(self._loops)
+        return len(self._frame_loops())
 
     def _begin_loop(self, node: ast.stmt, body: list[ast.stmt]) -> dict[str, Carry]:
         names = _assigned_names(body)
@@ -463,10 +476,12 @@ class Lowerer:
                 scope[name] = bp
                 carries[name] = Carry(name, var, bp, top_assigns.get(name))
                 continue
+            if isinstance(v, tuple):
+                leaves = carry_leaves(self.emit, name, v, self._storage_type)
+                scope[name] = leaves
+                carries[name] = Carry(name, "", leaves, None)
+                continue
             if not isinstance(v, Value):
-                if isinstance(v, tuple):
-                    raise self.error(node, f"'{name}' holds a tuple and is reassigned in the loop; "
-                                     "loop-carried tuples are not supported yet", UnsupportedError)
                 continue  # a compile-time value rebound in the loop gets a new binding each time
             var = self.emit.fresh(name)
             affine = self._affine_updates(body, name)
@@ -544,14 +559,26 @@ class Lowerer:
 
     def _end_loop(self, node: ast.stmt, carries: dict[str, Carry]) -> None:
         scope = self.frame.scope
+        writes: list[tuple[str, str]] = []
         for name, carry in carries.items():
             v = unwrap(scope.get(name))
+            if isinstance(carry.value, tuple):
+                def mismatch(why: str, name: str = name) -> CompilationError:
+                    return self.error(node, f"loop-carried tuple '{name}' changes in the loop: "
+                                      f"{why} (its structure and types may not change)")
+
+                def check(c: Any, n: Any, name: str = name) -> None:
+                    self._check_carry(Carry(f"an element of '{name}'", c.expr, c, None), n, node)
+
+                writes += leaf_writes(carry.value, v, mismatch, check)
+                continue
             if not isinstance(v, (Value, BlockPointer)):
                 raise self.error(node, f"loop-carried variable '{name}' becomes "
                                  f"{self.describe(v)} in the loop")
             self._check_carry(carry, v, node)
-            if v.expr != carry.var:
-                self.emit.line(f"{carry.var} = {v.expr};")
+            writes.append((carry.var, v.expr))
+        # One parallel assignment: `a, b = b, a` must not read the a it just wrote.
+        assign_in_parallel(self.emit, writes)
         self.emit.depth -= 1
         self.emit.line("}")
         self._loops.pop()

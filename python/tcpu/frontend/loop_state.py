@@ -1,0 +1,94 @@
+"""The C++ variables a loop carries, and how they are written without reading a value that was
+already overwritten.
+
+A loop-carried name is a mutable C++ variable (a tuple: one per run-time element). Python
+assigns by reference, so other names may hold the same variable (`t = a`, or `a, b = b, a`
+unpacked one element at a time): before a variable is written, those names are given a copy
+(`snapshot_aliases`), and the writes at the end of an iteration happen as one parallel
+assignment (`assign_in_parallel`), so `a, b = b, a` swaps as Python does."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from .emitter import Emitter
+from .ops.memory import BlockPointer
+from .values import Value, unwrap
+
+
+def _mentions(expr: str, var: str) -> bool:
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(var)}(?![A-Za-z0-9_])", expr) is not None
+
+
+def carry_leaves(emit: Emitter, name: str, v: Any, storage_type: Callable[[Value], str]) -> Any:
+    """`v` (a tuple, possibly nested) with each run-time element moved into a fresh mutable
+    variable; compile-time elements stay as they are (they must not change in the loop)."""
+    if isinstance(v, tuple):
+        return tuple(carry_leaves(emit, name, unwrap(x), storage_type) for x in v)
+    if isinstance(v, BlockPointer):
+        var = emit.fresh(name)
+        emit.line(f"auto {var} = {v.expr};")
+        return BlockPointer(var, v.element, v.shape, v.roots)
+    if isinstance(v, Value):
+        var = emit.fresh(name)
+        emit.line(f"{storage_type(v)} {var} = {v.expr};")
+        return Value(var, v.dtype, v.shape, v.roots)
+    return v
+
+
+def leaf_writes(carried: Any, now: Any, mismatch: Callable[[str], Exception],
+                check: Callable[[Any, Any], None]) -> list[tuple[str, str]]:
+    """The (variable, new value) pairs that store `now` into the carried tuple `carried`;
+    `check(carried_leaf, now_leaf)` checks each run-time leaf's type, `mismatch(why)` makes
+    the error for a change of structure or of a compile-time element."""
+    now = unwrap(now)
+    if isinstance(carried, tuple):
+        if not isinstance(now, tuple) or len(now) != len(carried):
+            after = f"{len(now)} elements" if isinstance(now, tuple) else "not a tuple"
+            raise mismatch(f"a tuple of {len(carried)} elements before, {after} after")
+        pairs: list[tuple[str, str]] = []
+        for c, n in zip(carried, now):
+            pairs += leaf_writes(c, n, mismatch, check)
+        return pairs
+    if isinstance(carried, (Value, BlockPointer)):
+        if not isinstance(now, (Value, BlockPointer)):
+            raise mismatch(f"an element becomes a compile-time value ({now!r})")
+        check(carried, now)
+        return [(carried.expr, now.expr)]
+    if now != carried:
+        raise mismatch(f"a compile-time element changes from {carried!r} to {now!r}")
+    return []
+
+
+def assign_in_parallel(emit: Emitter, writes: list[tuple[str, str]]) -> None:
+    """var = expr for every pair, as if at once: an expression that reads a variable written
+    before it is first bound to a copy."""
+    writes = [(var, expr) for var, expr in writes if var != expr]
+    targets = [var for var, _ in writes]
+    for i, (var, expr) in enumerate(writes):
+        if any(_mentions(expr, t) for t in targets[:i]):
+            writes[i] = (var, emit.bind(var + "_next", expr))
+    for var, expr in writes:
+        emit.line(f"{var} = {expr};")
+
+
+def snapshot_aliases(emit: Emitter, scope: dict[str, Any], var: str, owner: str) -> None:
+    """Before `var` (the variable of the loop-carried name `owner`) is overwritten in place:
+    every other name whose value reads it gets a copy of that value."""
+
+    def copied(name: str, v: Any) -> Any:
+        """v, or a copy of it where it reads var (the same object when nothing does)."""
+        if isinstance(v, tuple):
+            items = tuple(copied(name, x) for x in v)
+            return v if all(a is b for a, b in zip(items, v)) else items
+        if isinstance(v, (Value, BlockPointer)) and _mentions(v.expr, var):
+            bound = emit.bind(name, v.expr)
+            if isinstance(v, BlockPointer):
+                return BlockPointer(bound, v.element, v.shape, v.roots)
+            return Value(bound, v.dtype, v.shape, v.roots)
+        return v
+
+    for name in list(scope):
+        if name != owner:
+            scope[name] = copied(name, scope[name])
