@@ -214,7 +214,22 @@ def k_fp8_with_fp64(X):
     tl.store(X + tl.arange(0, 16), y.to(tl.float32))
 
 
+@triton.jit
+def k_cat_ordered(X):
+    x = tl.arange(0, 8)
+    tl.store(X + tl.arange(0, 16), tl.cat(x, x).to(tl.float32))
+
+
+@triton.jit
+def k_cat_2d(X):
+    x = tl.arange(0, 4)[:, None] + tl.arange(0, 4)[None, :]
+    y = tl.cat(x, x, can_reorder=True)
+    tl.store(X + tl.arange(0, 16), tl.ravel(y).to(tl.float32))
+
+
 CASES = [
+    (k_cat_ordered, (), "tl.cat(x, x)", "pass can_reorder=True"),
+    (k_cat_2d, (), "y = tl.cat", "cat takes 1-D blocks, got int32[4, 4]"),
     (k_fp8_store_int, (), "tl.store(p +", "cannot cast int32[16] to fp8e5"),
     (k_fp8_with_fp64, (), "y = x +", "fp8 <-> fp64 conversions"),
     (k_fp8_add, (), "(x + x)", "'+' on fp8e5: Triton cannot compute in fp8"),

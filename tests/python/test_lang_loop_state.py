@@ -1,6 +1,6 @@
 """What a loop carries, with Python's assignment semantics: swaps (`a, b = b, a`, and through a
-temporary), loop-carried tuples (nested, with compile-time elements, updated by a helper, in a
-while loop), @jit helpers called in loops (their `return` and their local names are not the
+temporary), loop-carried tuples (nested, with numbers, updated by a helper, in a while loop, with a
+compile-time element), @jit helpers called in loops (their `return` and their local names are not the
 loop's), and the errors for a carried tuple whose structure changes.
 
 Python assigns by reference: `t = a` names the value a holds, so after `a = b`, t still holds
@@ -65,14 +65,15 @@ def test_swaps_read_the_values_before_the_assignment(steps, device):
 
 @triton.jit
 def _advance(state, i):
-    x, (count, _) = state
-    return x * state[1][1] + i, (count + 1, state[1][1])
+    # (Triton 3.6 cannot unpack into a nested target: `x, (count, k) = state` fails in its
+    # jit.py, so the elements are indexed.)
+    return state[0] * state[1][1] + i, (state[1][0] + 1, state[1][1])
 
 
 @triton.jit
 def _tuple_kernel(X, OUT, STEPS, N: tl.constexpr, SCALE: tl.constexpr):
     offs = tl.arange(0, N)
-    state = (tl.load(X + offs), (tl.program_id(0) * 0, SCALE))  # SCALE stays a compile-time element
+    state = (tl.load(X + offs), (0, SCALE))  # numbers in an assigned tuple become run-time
     for i in range(STEPS):
         state = _advance(state, i)
     pair = (tl.zeros((N,), tl.float32), tl.zeros((N,), tl.int32))
@@ -142,8 +143,31 @@ def _tuple_element_type_kernel(OUT, STEPS):
     tl.store(OUT + tl.arange(0, 4), t[0])
 
 
-@pytest.mark.parametrize("kernel", [_tuple_grows_kernel, _tuple_element_type_kernel],
-                         ids=["structure", "element-type"])
+@triton.jit
+def _tuple_constexpr_element_kernel(OUT, STEPS, DT: tl.constexpr):
+    t = (tl.zeros((4,), tl.float32), DT)  # a dtype stays a compile-time element
+    for i in range(STEPS):
+        t = (t[0] + i, t[1])
+    tl.store(OUT + tl.arange(0, 4), t[0].to(t[1]))
+
+
+def test_a_carried_tuple_keeps_its_compile_time_elements(device):
+    out = torch.zeros(4, dtype=torch.float32, device=device)
+    _tuple_constexpr_element_kernel[(1,)](out, 4, DT=tl.float16)
+    np.testing.assert_array_equal(out.cpu().numpy(), np.full(4, 6.0))
+
+
+@triton.jit
+def _tuple_dtype_changes_kernel(OUT, STEPS):
+    t = (tl.zeros((4,), tl.float32), tl.float32)
+    for i in range(STEPS):
+        t = (t[0] + i, tl.float16)
+    tl.store(OUT + tl.arange(0, 4), t[0].to(t[1]))
+
+
+@pytest.mark.parametrize("kernel", [_tuple_grows_kernel, _tuple_element_type_kernel,
+                                    _tuple_dtype_changes_kernel],
+                         ids=["structure", "element-type", "compile-time-element"])
 def test_a_carried_tuple_that_changes_is_refused(kernel, device):
     out = torch.zeros(4, dtype=torch.float32, device=device)
     with pytest.raises(CompilationError):

@@ -92,6 +92,16 @@ class Carry:
     direct_stmt: ast.stmt | None  # the body's last top-level assignment, written in place
 
 
+def _numbers_to_scalars(v: Any) -> Any:
+    if isinstance(v, tuple):
+        items = tuple(_numbers_to_scalars(unwrap(x)) for x in v)
+        return v if all(a is b for a, b in zip(items, v)) else items
+    if is_number(v):
+        d = literal_dtype(v)
+        return Value(cpp.literal(v, d), d)
+    return v
+
+
 class Lowerer:
     def __init__(self, emitter: Emitter, debug: bool, jit_type: type) -> None:
         self.emit = emitter
@@ -331,11 +341,9 @@ class Lowerer:
             if any(name in loop for loop in self._frame_loops()):
                 raise self.error(node, f"cannot reassign constexpr '{name}' in a loop")
             self.frame.constexpr_names.discard(name)
-        v = unwrap(value)
-        if is_number(v):
-            # Triton turns a number assigned to a name into a run-time scalar.
-            d = literal_dtype(v)
-            v = Value(cpp.literal(v, d), d)
+        # Triton turns a number assigned to a name into a run-time scalar, in a tuple too
+        # (code_generator's _sanitize_value: constexprs included).
+        v = _numbers_to_scalars(unwrap(value))
         carry = self._carry_of(name)
         if isinstance(v, (Value, BlockPointer)) and carry is not None and \
                 carry.direct_stmt is node:

@@ -141,6 +141,12 @@ def trans(cx: OpContext, input: Any, *dims: Any) -> Value:
 @op("cat")
 def cat(cx: OpContext, input: Any, other: Any, can_reorder: Any = False, dim: Any = 0) -> Value:
     a, b = cx.value(input), cx.value(other)
+    # Triton's semantic.cat asserts both (tl::cat keeps the order, and joins 2-D blocks too).
+    if not cx.const(can_reorder, "can_reorder"):
+        raise cx.error("the current implementation of cat always may reorder elements: pass "
+                       "can_reorder=True")
+    if len(a.shape) != 1:
+        raise cx.error(f"cat takes 1-D blocks, got {a.type_text()}")
     if a.dtype != b.dtype or a.shape[1:] != b.shape[1:]:
         raise cx.error(f"cat: incompatible blocks {a.type_text()} and {b.type_text()}")
     shape = (a.shape[0] + b.shape[0],) + a.shape[1:]
