@@ -149,6 +149,51 @@ def philox_i64(dev) -> ex.Case:
                         f"n={n} int64 offsets (full range, around 2^32, negatives) seed=2**40+0x1234 (int64) BLOCK={BLOCK}")
 
 
+@triton.jit
+def philox64_kernel(seed, c0_ptr, c1_ptr, c2_ptr, c3_ptr, w0_ptr, w1_ptr, w2_ptr, w3_ptr, u_ptr, s_ptr, n,
+                    BLOCK: tl.constexpr):
+    idx = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = idx < n
+    c0 = tl.load(c0_ptr + idx, mask=m, other=0)  # int64: bitcast to uint64 by tl.philox
+    c1 = tl.load(c1_ptr + idx, mask=m, other=0).to(tl.uint64, bitcast=True)
+    c2 = tl.load(c2_ptr + idx, mask=m, other=0)
+    c3 = tl.load(c3_ptr + idx, mask=m, other=0)
+    w0, w1, w2, w3 = tl.philox(seed, c0, c1, c2, c3)
+    tl.store(w0_ptr + idx, w0, mask=m)
+    tl.store(w1_ptr + idx, w1, mask=m)
+    tl.store(w2_ptr + idx, w2, mask=m)
+    tl.store(w3_ptr + idx, w3, mask=m)
+    tl.store(u_ptr + idx, tl.uint_to_uniform_float(w0), mask=m)
+    s0, _, _, _ = tl.philox(seed, c0, c1, c2, c3, n_rounds=6)
+    tl.store(s_ptr + idx, s0, mask=m)
+
+
+def philox_u64(dev) -> ex.Case:
+    gen = ex.rng(103)
+    n = 2000
+    counters = gen.integers(-2**63, 2**63 - 1, size=(4, n), dtype=np.int64)
+    counters[:, :8] = 0
+    counters[0, :8] = [0, 1, -1, 2**32, 2**63 - 1, -2**63, 12345, 2**40 + 3]
+    counters[0, 8:500] = 2**32 - 100 + np.arange(492, dtype=np.int64)  # consecutive, as kernels count
+    counters[1:, 8:500] = 0
+    seed = 2**40 + 0x5678  # the whole 64-bit seed is the first key word; the second is 0
+    ins = {f"c{i}": _t(counters[i], dev) for i in range(4)}
+    outs = {k: _zeros((n, ), torch.int64, dev) for k in ("w0", "w1", "w2", "w3", "w0_6rounds")}
+    outs["uniform"] = _zeros((n, ), torch.float32, dev)
+    rules = {k: ("exact", "Philox 4x64 (tl.philox with 64-bit counters): integer arithmetic") for k in outs}
+    rules["uniform"] = ("exact", "uint_to_uniform_float of 64-bit words: |int64| (x < 0: -x - 1) to fp32 (rounded "
+                        "to nearest even) times fp32(2^-63): both exact operations in IEEE arithmetic")
+
+    def launch():
+        o = outs
+        return philox64_kernel[_grid(n)](seed, ins["c0"], ins["c1"], ins["c2"], ins["c3"], o["w0"], o["w1"], o["w2"],
+                                         o["w3"], o["uniform"], o["w0_6rounds"], n, BLOCK=BLOCK)
+
+    return ex.Case(name="philox_u64", kernel="philox64_kernel", seed=103, inputs=ins, outputs=outs, rules=rules,
+                   launch=launch, shapes=f"n={n} four int64 counter blocks (full range, consecutive around 2^32) "
+                   f"seed=2**40+0x5678 BLOCK={BLOCK}", extra={"philox_seed": seed})
+
+
 # ---------------------------------------------------------------- integers
 
 
@@ -1231,7 +1276,7 @@ def where_int_mask(dev) -> ex.Case:
                    launch=launch, shapes=f"n={n} int32 and int8 masks (0, 1, -1, 2, 256, -2^31 / -128, 64)")
 
 
-BUILDERS = [philox_i32, philox_i64, int32_wrap, int32_divmod, int8_ops, uint32_bitcast, cast_f32_f16, cast_f32_bf16,
+BUILDERS = [philox_i32, philox_i64, philox_u64, int32_wrap, int32_divmod, int8_ops, uint32_bitcast, cast_f32_f16, cast_f32_bf16,
             cast_float_int, bitcast, f32_arith, f32_minmax_nan, f32_div_sqrt, f16_bf16_arith, f32_math, reduce_int,
             reduce_f32, dot_f32_ieee, dot_f16, cast_fp8, cast_fp8_rtz, dot_fp8, atomic_counts, gather_scatter, sort_i32, where_int_mask]
 

@@ -227,7 +227,15 @@ def k_cat_2d(X):
     tl.store(X + tl.arange(0, 16), tl.ravel(y).to(tl.float32))
 
 
+@triton.jit
+def k_philox_widths(X):
+    c = tl.arange(0, 16)
+    a, b, _, _ = tl.philox(7, c.to(tl.int64), c, c, c)
+    tl.store(X + c, a.to(tl.float32))
+
+
 CASES = [
+    (k_philox_widths, (), "tl.philox(7,", "cannot bitcast int32 to uint64"),
     (k_cat_ordered, (), "tl.cat(x, x)", "pass can_reorder=True"),
     (k_cat_2d, (), "y = tl.cat", "cat takes 1-D blocks, got int32[4, 4]"),
     (k_fp8_store_int, (), "tl.store(p +", "cannot cast int32[16] to fp8e5"),

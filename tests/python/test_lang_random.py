@@ -232,6 +232,53 @@ def test_philox_full_counter(seed, device):
         np.testing.assert_array_equal(got[w], ref[w], err_msg=f"word {w}")
 
 
+def philox4x64(seed, c, rounds=10):
+    """Triton 3.6's tl.philox for 64-bit counters: key (seed as uint64, 0); c: 4 lists of ints."""
+    A, B = 0xD2E7470EE14C6C93, 0xCA5A826395121157
+    KA, KB = 0x9E3779B97F4A7C15, 0xBB67AE8584CAA73B
+    out = []
+    for c0, c1, c2, c3 in zip(*c):
+        k0, k1 = seed & M64, 0
+        for _ in range(rounds):
+            pb, pa = B * c2, A * c0  # exact Python ints: high and low 64 bits
+            c0, c1, c2, c3 = (pb >> 64) ^ c1 ^ k0, pb & M64, (pa >> 64) ^ c3 ^ k1, pa & M64
+            k0, k1 = (k0 + KA) & M64, (k1 + KB) & M64
+        out.append((c0, c1, c2, c3))
+    return [np.array([w[i] for w in out], dtype=np.uint64) for i in range(4)]
+
+
+@triton.jit
+def _philox64_kernel(C, OUT, U, seed, BLOCK: tl.constexpr, ROUNDS: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    c0 = tl.load(C + offs)  # int64 and uint64 counters: tl.philox bitcasts them
+    c1 = tl.load(C + BLOCK + offs).to(tl.uint64, bitcast=True)
+    c2 = tl.load(C + 2 * BLOCK + offs)
+    c3 = tl.load(C + 3 * BLOCK + offs)
+    a, b, c, d = tl.philox(seed, c0, c1, c2, c3, n_rounds=ROUNDS)
+    tl.static_assert(a.dtype == tl.uint64)
+    _store4(OUT + offs, BLOCK, a, b, c, d)
+    tl.store(U + offs, tl.uint_to_uniform_float(a))
+
+
+@pytest.mark.parametrize("seed, rounds", [(0, 10), (2 ** 40 + 17, 10), (-5, 7)])
+def test_philox_64_bit_counters(seed, rounds, device):
+    block = 64
+    rs = np.random.RandomState(abs(seed) % 1000)
+    c = rs.randint(-2 ** 63, 2 ** 63 - 1, size=(4, block), dtype=np.int64)
+    out = torch.zeros(4 * block, dtype=torch.int64, device=device)
+    u = torch.zeros(block, dtype=torch.float32, device=device)
+    _philox64_kernel[(1,)](torch.from_numpy(c.ravel().copy()).to(device), out, u, seed,
+                           BLOCK=block, ROUNDS=rounds)
+    got = out.cpu().numpy().view(np.uint64).reshape(4, block)
+    ref = philox4x64(seed, [[int(x) & M64 for x in row] for row in c], rounds)
+    for w in range(4):
+        np.testing.assert_array_equal(got[w], ref[w], err_msg=f"word {w}")
+    x = ref[0].view(np.int64)
+    mag = np.where(x < 0, -(x + 1), x)  # -x - 1 without overflow
+    np.testing.assert_array_equal(u.cpu().numpy(),
+                                  mag.astype(np.float32) * np.float32(1.0842020432385337e-19))
+
+
 def test_same_numbers_for_any_grid_decomposition(device):
     a = run("randint", 31337, 1024, device, block=32)
     b = run("randint", 31337, 1024, device, block=1024)

@@ -67,23 +67,18 @@ TL_INLINE auto expand_dims(const LoadView<T, D0, D1, M0, M1>& x) {
   return expand_dims<Axis>(x.eval());
 }
 
-// Philox 4x32 with Rounds rounds over blocks of counters (tl.philox, and tl.randint & co.
-// with n_rounds): the words of each lane, as four blocks.
-template <int Rounds, class C0, class C1, class C2, class C3>
-TL_INLINE auto philox_blocks(uint64_t seed, const C0& c0, const C1& c1, const C2& c2,
-                             const C3& c3) {
-  using S = typename detail::broadcast_block<
-      uint32_t, typename detail::broadcast_block<uint32_t, C0, C1>::type,
-      typename detail::broadcast_block<uint32_t, C2, C3>::type>::type;
+namespace detail {
+// A Philox generator `gen(c0, c1, c2, c3)` (words of type W) applied lane by lane to blocks of
+// counters broadcast against each other: the words of each lane, as four blocks.
+template <class W, class G, class C0, class C1, class C2, class C3>
+TL_INLINE auto philoxOverBlocks(G gen, const C0& c0, const C1& c1, const C2& c2, const C3& c3) {
+  using S = typename broadcast_block<W, typename broadcast_block<W, C0, C1>::type,
+                                     typename broadcast_block<W, C2, C3>::type>::type;
   Philox4x32Blocks<S> out;
   for (int i = 0; i < S::rows; ++i)
     for (int j = 0; j < S::cols; ++j) {
-      const Philox4x32 w =
-          philox<Rounds>(static_cast<uint32_t>(detail::get(c0, i, j)),
-                         static_cast<uint32_t>(detail::get(c1, i, j)),
-                         static_cast<uint32_t>(detail::get(c2, i, j)),
-                         static_cast<uint32_t>(detail::get(c3, i, j)), static_cast<uint32_t>(seed),
-                         static_cast<uint32_t>(seed >> 32));
+      const auto w = gen(static_cast<W>(get(c0, i, j)), static_cast<W>(get(c1, i, j)),
+                         static_cast<W>(get(c2, i, j)), static_cast<W>(get(c3, i, j)));
       const int k = i * S::cols + j;
       out.c0.v[k] = w.c0;
       out.c1.v[k] = w.c1;
@@ -91,6 +86,30 @@ TL_INLINE auto philox_blocks(uint64_t seed, const C0& c0, const C1& c1, const C2
       out.c3.v[k] = w.c3;
     }
   return out;
+}
+} // namespace detail
+
+// Philox 4x32 with Rounds rounds over blocks of counters (tl.philox, and tl.randint & co.
+// with n_rounds): the words of each lane, as four blocks.
+template <int Rounds, class C0, class C1, class C2, class C3>
+TL_INLINE auto philox_blocks(uint64_t seed, const C0& c0, const C1& c1, const C2& c2,
+                             const C3& c3) {
+  auto gen = [seed](uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+    return philox<Rounds>(a, b, c, d, static_cast<uint32_t>(seed),
+                          static_cast<uint32_t>(seed >> 32));
+  };
+  return detail::philoxOverBlocks<uint32_t>(gen, c0, c1, c2, c3);
+}
+
+// tl.philox with 64-bit counters: Philox 4x64, keyed by the whole seed (its high key is 0, as
+// Triton 3.6 has it).
+template <int Rounds, class C0, class C1, class C2, class C3>
+TL_INLINE auto philox64_blocks(uint64_t seed, const C0& c0, const C1& c1, const C2& c2,
+                               const C3& c3) {
+  auto gen = [seed](uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+    return philox64<Rounds>(a, b, c, d, seed, 0);
+  };
+  return detail::philoxOverBlocks<uint64_t>(gen, c0, c1, c2, c3);
 }
 
 // tl.randint4x(seed, offsets, n_rounds): the counter is the offset's low and high words.
@@ -103,10 +122,19 @@ TL_INLINE auto randint4x_rounds(uint64_t seed, const O& offsets) {
   return philox_blocks<Rounds>(seed, lo, hi, uint32_t{0}, uint32_t{0});
 }
 
-// Triton's uint_to_uniform_float for 32-bit words, and pair_uniform_to_normal (Box-Muller).
+// Triton's uint_to_uniform_float (32- or 64-bit words), and pair_uniform_to_normal (Box-Muller).
 template <class X>
 TL_INLINE auto uint_to_uniform_float(const X& x) {
-  return map(x, [](auto b) { return detail::uniform(static_cast<uint32_t>(b)); }).eval();
+  return map(x, [](auto b) {
+           if constexpr (sizeof(b) == 8) {
+             // Triton: the int64 bits' magnitude (x < 0: -x - 1), times 2^-63 in fp32.
+             const auto v = static_cast<int64_t>(b);
+             return static_cast<float>(v < 0 ? -v - 1 : v) * 1.0842020432385337e-19f;
+           } else {
+             return detail::uniform(static_cast<uint32_t>(b));
+           }
+         })
+      .eval();
 }
 template <class A, class B>
 TL_INLINE auto pair_uniform_to_normal(const A& u1, const B& u2) {

@@ -1,6 +1,7 @@
 // Triton's counter-based random numbers (triton/language/random.py),
-// bit-exact: Philox 4x32 with 10 rounds. Scalar functions of (seed, offset);
-// the block forms of the tl language apply them per element.
+// bit-exact: Philox 4x32 with 10 rounds (and tl.philox's 4x64 form for 64-bit
+// counters). Scalar functions of (seed, offset); the block forms of the tl
+// language apply them per element.
 #ifndef TCPU_TL_RANDOM_H
 #define TCPU_TL_RANDOM_H
 
@@ -12,6 +13,9 @@ namespace tcpu::tl {
 struct Philox4x32 {
   uint32_t c0, c1, c2, c3;
 };
+struct Philox4x64 {
+  uint64_t c0, c1, c2, c3;
+};
 
 namespace detail {
 
@@ -22,6 +26,16 @@ constexpr uint32_t kPhiloxKeyB = 0xBB67AE85u;
 
 constexpr uint32_t mulhi(uint32_t a, uint32_t b) {
   return static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32);
+}
+
+// Triton 3.6's constants for 64-bit counters (philox_impl's uint64 branch).
+constexpr uint64_t kPhilox64RoundA = 0xD2E7470EE14C6C93ull;
+constexpr uint64_t kPhilox64RoundB = 0xCA5A826395121157ull;
+constexpr uint64_t kPhilox64KeyA = 0x9E3779B97F4A7C15ull;
+constexpr uint64_t kPhilox64KeyB = 0xBB67AE8584CAA73Bull;
+
+constexpr uint64_t mulhi(uint64_t a, uint64_t b) {
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
 }
 
 // (int32 bits) -> uniform in [0, 1), as Triton's uint_to_uniform_float for 32 bits.
@@ -46,6 +60,23 @@ constexpr Philox4x32 philox(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, 
     c3 = detail::kPhiloxRoundA * oldC0;
     k0 += detail::kPhiloxKeyA;
     k1 += detail::kPhiloxKeyB;
+  }
+  return {c0, c1, c2, c3};
+}
+
+// Philox 4x64 with Rounds rounds, as tl.philox computes it for 64-bit counters (the same
+// round as 4x32, on 64-bit words with their own constants).
+template <int Rounds = 10>
+constexpr Philox4x64 philox64(uint64_t c0, uint64_t c1, uint64_t c2, uint64_t c3, uint64_t k0,
+                              uint64_t k1) {
+  for (int round = 0; round < Rounds; ++round) {
+    const uint64_t oldC0 = c0, oldC2 = c2;
+    c0 = detail::mulhi(detail::kPhilox64RoundB, oldC2) ^ c1 ^ k0;
+    c2 = detail::mulhi(detail::kPhilox64RoundA, oldC0) ^ c3 ^ k1;
+    c1 = detail::kPhilox64RoundB * oldC2;
+    c3 = detail::kPhilox64RoundA * oldC0;
+    k0 += detail::kPhilox64KeyA;
+    k1 += detail::kPhilox64KeyB;
   }
   return {c0, c1, c2, c3};
 }

@@ -34,7 +34,8 @@ TL_INLINE auto randn(uint64_t seed, const O& offsets) {
   return map(offsets, [seed](auto o) { return randn(seed, detail::philoxOffset(o)); }).eval();
 }
 
-// randint4x(seed, offsets): four blocks of words, as Triton's tuple.
+// randint4x(seed, offsets): four blocks of words, as Triton's tuple (tl.philox's 64-bit words
+// too).
 template <class B>
 struct Philox4x32Blocks {
   B c0, c1, c2, c3;

@@ -1,11 +1,13 @@
 """Random numbers: Philox 4x32, bit-exact with Triton 3.6 (tl/random.h; 64-bit offsets give
-the counter's second word, as Triton 3.6 does)."""
+the counter's second word, as Triton 3.6 does), and tl.philox's Philox 4x64 for 64-bit
+counters (measured on an H100: tests/goldens/triton_ops/philox64)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ...triton.language import core as tl
+from .. import cpp
 from ..values import Value
 from . import op
 from .arith import broadcast_shapes, convert
@@ -62,8 +64,8 @@ def randint(cx: OpContext, seed: Any, offset: Any, n_rounds: Any = 10) -> Value:
 
 def _uniform(cx: OpContext, w: Value) -> Value:
     if not w.shape:
-        return cx.bind("uniform",
-                       f"tl::uint_to_uniform_float(tl::full<uint32_t, 1>({w.expr})).v[0]",
+        ct = cpp.ctype(w.dtype)
+        return cx.bind("uniform", f"tl::uint_to_uniform_float(tl::full<{ct}, 1>({w.expr})).v[0]",
                        tl.float32)
     return cx.bind("uniform", f"tl::uint_to_uniform_float({w.expr})", tl.float32, w.shape)
 
@@ -97,19 +99,43 @@ def randn4x(cx: OpContext, seed: Any, offset: Any, n_rounds: Any = 10) -> tuple[
     return tuple(_normal_pairs(cx, rand4x(cx, seed, offset, n_rounds)))
 
 
+def _philox_words(cx: OpContext, counters: list[Value], what: str) -> tuple[tl.dtype, list[Value]]:
+    """The counters' word type (by c0's width, as Triton 3.6's philox decides) and the counters
+    as that type (Triton bitcasts them, so every counter must have c0's width)."""
+    for c in counters:
+        if not c.dtype.is_int():
+            raise cx.error(f"{what}: counters must be integers, got {c.type_text()}")
+    bits = counters[0].dtype.primitive_bitwidth
+    if bits not in (32, 64):
+        raise cx.error(f"{what}: counters of {bits} bits (Triton supports 32 and 64)")
+    word = tl.uint32 if bits == 32 else tl.uint64
+    for c in counters[1:]:
+        if c.dtype.primitive_bitwidth != bits:
+            raise cx.error(f"{what}: every counter must have c0's width ({counters[0].dtype}); "
+                           f"cannot bitcast {c.dtype} to {word}")
+    return word, [convert(c, word) for c in counters]
+
+
 @op("philox")
 def philox(cx: OpContext, seed: Any, c0: Any, c1: Any, c2: Any, c3: Any,
            n_rounds: Any = 10) -> tuple[Value, ...]:
     rounds = _rounds(cx, n_rounds)
-    counters = [cx.value(c) for c in (c0, c1, c2, c3)]
-    for c in counters:
-        if not c.dtype.is_int() or c.dtype.primitive_bitwidth != 32:
-            raise cx.unsupported(f"tl.philox with {c.dtype} counters (32-bit counters are "
-                                 "supported)")
-    shape: tuple[int, ...] = ()
+    word, counters = _philox_words(cx, [cx.value(c) for c in (c0, c1, c2, c3)], "tl.philox")
+    # Triton 3.6's 64-bit key is (seed, a [1] block of 0): results are blocks of at least [1].
+    shape: tuple[int, ...] = () if word == tl.uint32 else (1,)
     for c in counters:
         shape = broadcast_shapes(cx, shape, c.shape)
-    args = ", ".join(convert(c, tl.uint32).expr if c.dtype != tl.uint32 else c.expr
-                     for c in fit_all(shape, *counters))
-    words = cx.emit.bind("philox", f"tl::philox_blocks<{rounds}>({_seed(cx, seed)}, {args})")
-    return tuple(Value(f"{words}.c{i}", tl.uint32, shape) for i in range(4))
+    args = ", ".join(c.expr for c in fit_all(shape, *counters))
+    fn = "philox_blocks" if word == tl.uint32 else "philox64_blocks"
+    words = cx.emit.bind("philox", f"tl::{fn}<{rounds}>({_seed(cx, seed)}, {args})")
+    if not shape:  # scalar counters
+        return tuple(Value(f"{words}.c{i}.v[0]", word) for i in range(4))
+    return tuple(Value(f"{words}.c{i}", word, shape) for i in range(4))
+
+
+@op("uint_to_uniform_float")
+def uint_to_uniform_float(cx: OpContext, x: Any) -> Value:
+    v = cx.value(x)
+    if v.dtype.name not in ("int32", "uint32", "int64", "uint64"):
+        raise cx.error(f"uint_to_uniform_float needs 32- or 64-bit integers, got {v.type_text()}")
+    return _uniform(cx, v)
