@@ -125,15 +125,16 @@ TL_INLINE auto randint4x_rounds(uint64_t seed, const O& offsets) {
 // Triton's uint_to_uniform_float (32- or 64-bit words), and pair_uniform_to_normal (Box-Muller).
 template <class X>
 TL_INLINE auto uint_to_uniform_float(const X& x) {
-  return map(x, [](auto b) {
-           if constexpr (sizeof(b) == 8) {
-             // Triton: the int64 bits' magnitude (x < 0: -x - 1), times 2^-63 in fp32.
-             const auto v = static_cast<int64_t>(b);
-             return static_cast<float>(v < 0 ? -v - 1 : v) * 1.0842020432385337e-19f;
-           } else {
-             return detail::uniform(static_cast<uint32_t>(b));
-           }
-         })
+  return map(x,
+             [](auto b) {
+               if constexpr (sizeof(b) == 8) {
+                 // Triton: the int64 bits' magnitude (x < 0: -x - 1), times 2^-63 in fp32.
+                 const auto v = static_cast<int64_t>(b);
+                 return static_cast<float>(v < 0 ? -v - 1 : v) * 1.0842020432385337e-19f;
+               } else {
+                 return detail::uniform(static_cast<uint32_t>(b));
+               }
+             })
       .eval();
 }
 template <class A, class B>
