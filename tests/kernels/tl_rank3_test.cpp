@@ -100,5 +100,37 @@ TEST(TlRank3, IndexBlocksStayStructured) {
       EXPECT_EQ(grown.at(i, j), 11 + i + 2 * j);
 }
 
+TEST(TlRank3, BlockPtr3LoadsAndStoresInsideTheCheckedDimensions) {
+  // A [2, 4, 8] block of a [3, 5, 10] tensor at (1, 2, 5): rows past dimension 1's end are not
+  // contiguous, so the mask lists its lanes.
+  constexpr int S0 = 3, S1 = 5, S2 = 10;
+  float x[S0 * S1 * S2], z[S0 * S1 * S2];
+  for (int k = 0; k < S0 * S1 * S2; ++k)
+    x[k] = static_cast<float>(k), z[k] = -1.0f;
+  const auto src = tl::make_block_ptr3<2, 4, 8>(static_cast<const float*>(x), {S0, S1, S2},
+                                                {S1 * S2, S2, 1}, {1, 2, 5});
+  const auto dst = tl::advance(
+      tl::make_block_ptr3<2, 4, 8>(z, {S0, S1, S2}, {S1 * S2, S2, 1}, {0, 0, 0}), 1, 2, 5);
+  const tl::Block<float, 8, 8> tile = tl::load(src, 0b111, tl::Padding::nan);
+  tl::store(dst, tile, 0b111);
+  for (int i0 = 0; i0 < 2; ++i0)
+    for (int i1 = 0; i1 < 4; ++i1)
+      for (int i2 = 0; i2 < 8; ++i2) {
+        const int p0 = 1 + i0, p1 = 2 + i1, p2 = 5 + i2;
+        const bool inside = p0 < S0 && p1 < S1 && p2 < S2;
+        const float lane = at3(tile, 4, 8, i0, i1, i2);
+        if (inside)
+          EXPECT_EQ(lane, x[(p0 * S1 + p1) * S2 + p2]);
+        else
+          EXPECT_TRUE(lane != lane) << i0 << "," << i1 << "," << i2; // NaN padding
+      }
+  for (int p0 = 0; p0 < S0; ++p0)
+    for (int p1 = 0; p1 < S1; ++p1)
+      for (int p2 = 0; p2 < S2; ++p2) {
+        const bool written = p0 >= 1 && p1 >= 2 && p2 >= 5;
+        EXPECT_EQ(z[(p0 * S1 + p1) * S2 + p2], written ? x[(p0 * S1 + p1) * S2 + p2] : -1.0f);
+      }
+}
+
 } // namespace
 } // namespace tcpu::test

@@ -234,7 +234,16 @@ def k_philox_widths(X):
     tl.store(X + c, a.to(tl.float32))
 
 
+@triton.jit
+def k_inline_asm(X):
+    x = tl.load(X + tl.arange(0, 16))
+    y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x], dtype=tl.float32, is_pure=True,
+                                  pack=1)
+    tl.store(X + tl.arange(0, 16), y)
+
+
 CASES = [
+    (k_inline_asm, (), "y = tl.inline_asm", "which a CPU cannot run"),
     (k_philox_widths, (), "tl.philox(7,", "cannot bitcast int32 to uint64"),
     (k_cat_ordered, (), "tl.cat(x, x)", "pass can_reorder=True"),
     (k_cat_2d, (), "y = tl.cat", "cat takes 1-D blocks, got int32[4, 4]"),

@@ -279,3 +279,58 @@ def test_batched_dot_with_accumulator(device):
     want = a @ b + d  # small integers: exact in fp32 in any order
     np.testing.assert_array_equal(out.cpu().numpy().reshape(want.shape), want)
     np.testing.assert_array_equal(fused.cpu().numpy().reshape(want.shape), want)
+
+
+@triton.jit
+def _block_ptr3_kernel(X, Z, S0, S1, S2, T0, T1, O0, O1, O2, D0: tl.constexpr, D1: tl.constexpr,
+                       D2: tl.constexpr):
+    # A [D0, D1, D2] block of a [S0, S1, S2] tensor (strides T0, T1, 1) at (O0, O1, O2),
+    # every dimension checked; stored (checked too) at the same place of Z, plus 1.
+    src = tl.make_block_ptr(X, (S0, S1, S2), (T0, T1, 1), (O0, O1, O2), (D0, D1, D2), (2, 1, 0))
+    dst = tl.make_block_ptr(Z, (S0, S1, S2), (T0, T1, 1), (0, 0, 0), (D0, D1, D2), (2, 1, 0))
+    dst = tl.advance(dst, (O0, O1, O2))
+    tile = tl.load(src, boundary_check=(0, 1, 2), padding_option="zero")
+    tl.store(dst, tile + 1, boundary_check=(0, 1, 2))
+    # The same block unchecked along the last dimension, read where it is all inside.
+    inner = tl.make_block_ptr(X, (S0, S1, S2), (T0, T1, 1), (0, 0, 0), (D0, D1, D2), (2, 1, 0))
+    whole = tl.load(inner, boundary_check=(0, 1))
+    tl.store(Z + S0 * T0 + _offsets3(D0, D1, D2), whole)
+
+
+@pytest.mark.parametrize("origin", [(0, 0, 0), (1, 2, 3), (-1, -2, 5), (2, 3, 6)], ids=str)
+def test_block_pointers_of_rank_3(origin, device):
+    s = (3, 5, 10)
+    d = (2, 4, 8)
+    x = torch.arange(np.prod(s), dtype=torch.float32, device=device).reshape(s)
+    z = torch.full((np.prod(s) + np.prod(d),), -1.0, device=device)
+    _block_ptr3_kernel[(1,)](x, z, *s, s[1] * s[2], s[2], *origin, D0=d[0], D1=d[1], D2=d[2])
+    want = np.full(s, -1.0, dtype=np.float32)
+    xs = x.cpu().numpy()
+    for i0 in range(d[0]):
+        for i1 in range(d[1]):
+            for i2 in range(d[2]):
+                p = (origin[0] + i0, origin[1] + i1, origin[2] + i2)
+                if all(0 <= p[k] < s[k] for k in range(3)):
+                    want[p] = xs[p] + 1
+    got = z.cpu().numpy()
+    np.testing.assert_array_equal(got[:np.prod(s)].reshape(s), want)
+    np.testing.assert_array_equal(got[np.prod(s):].reshape(d), xs[:d[0], :d[1], :d[2]])
+
+
+@triton.jit
+def _descriptor3_kernel(desc, OUT, D0: tl.constexpr, D1: tl.constexpr, D2: tl.constexpr):
+    tile = desc.load([tl.program_id(0) * D0, 1, 0])
+    tl.store(OUT + tl.program_id(0) * D0 * D1 * D2 + _offsets3(D0, D1, D2), tile * 2)
+
+
+def test_host_tensor_descriptor_of_rank_3(device):
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    x = torch.arange(6 * 5 * 16, dtype=torch.float32, device=device).reshape(6, 5, 16)
+    out = torch.zeros(3 * 2 * 4 * 16, device=device)
+    desc = TensorDescriptor.from_tensor(x, block_shape=[2, 4, 16])
+    _descriptor3_kernel[(3,)](desc, out, D0=2, D1=4, D2=16)
+    want = np.zeros((3, 2, 4, 16), dtype=np.float32)
+    xs = x.cpu().numpy()
+    for p in range(3):
+        want[p] = xs[2 * p:2 * p + 2, 1:5, :] * 2  # rows 1..4 of 5: all inside
+    np.testing.assert_array_equal(out.cpu().numpy().reshape(want.shape), want)

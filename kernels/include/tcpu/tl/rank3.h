@@ -2,11 +2,13 @@
 // [D0 * D1, D2]: the same elements in the same row-major order. Elementwise operations, loads,
 // stores, casts, reshapes, reductions, scans and sorts along the last dimension, and operands
 // that broadcast only along it, act on that form unchanged. What needs the first two
-// dimensions apart is here: broadcasting across them, permutations and the batched dot.
+// dimensions apart is here: broadcasting across them, permutations, the batched dot and block
+// pointers of rank 3 (tl.make_block_ptr and tensor descriptors).
 // (The front end keeps each value's Triton shape, so it knows when to call these.)
 #ifndef TCPU_TL_RANK3_H
 #define TCPU_TL_RANK3_H
 
+#include "tcpu/tl/block_ptr.h"
 #include "tcpu/tl/core.h"
 #include "tcpu/tl/dot.h"
 
@@ -103,6 +105,93 @@ template <int B, Tensor X, Tensor Y>
 TL_INLINE auto dot3(const X& a, const Y& b) {
   return dot3<B>(a, b,
                  zeros<detail::dot_acc_t<element_t<X>>, shape_of<X>::rows, shape_of<Y>::cols>());
+}
+
+// A block pointer of rank 3 (block_ptr.h's rules): lane (i0, i1, i2) addresses
+// base + (o0 + i0) * s0 + (o1 + i1) * s1 + (o2 + i2) * s2; its loads give [D0 * D1, D2].
+template <class T, int D0, int D1, int D2>
+struct BlockPtr3 {
+  T* base;
+  std::array<int64_t, 3> dims; // the parent tensor's shape
+  std::array<int64_t, 3> strides;
+  std::array<int32_t, 3> offsets;
+};
+
+template <int D0, int D1, int D2, class T>
+TL_INLINE BlockPtr3<T, D0, D1, D2> make_block_ptr3(T* base, std::array<int64_t, 3> shape,
+                                                   std::array<int64_t, 3> strides,
+                                                   std::array<int32_t, 3> offsets) {
+  return {base, shape, strides, offsets};
+}
+
+template <class T, int D0, int D1, int D2, std::integral O0, std::integral O1, std::integral O2>
+TL_INLINE BlockPtr3<T, D0, D1, D2> advance(BlockPtr3<T, D0, D1, D2> p, O0 a, O1 b, O2 c) {
+  const int32_t by[] = {static_cast<int32_t>(a), static_cast<int32_t>(b), static_cast<int32_t>(c)};
+  for (int d = 0; d < 3; ++d)
+    p.offsets[d] = static_cast<int32_t>(static_cast<uint32_t>(p.offsets[d]) +
+                                        static_cast<uint32_t>(by[d])); // wraps, as i32 adds do
+  return p;
+}
+
+namespace detail {
+
+// Row r = (i0, i1) of the [D0 * D1, D2] form starts at (o0 + i0) * s0 + (o1 + i1) * s1 +
+// o2 * s2 and steps by s2.
+template <class T, int D0, int D1, int D2>
+TL_INLINE Ptr<T, D0 * D1, D2> blockLanes(const BlockPtr3<T, D0, D1, D2>& p) {
+  Ptr<T, D0 * D1, D2> out;
+  out.base = p.base;
+  const int64_t column0 = static_cast<int64_t>(p.offsets[2]) * p.strides[2];
+  for (int i0 = 0; i0 < D0; ++i0)
+    for (int i1 = 0; i1 < D1; ++i1)
+      out.row[i0 * D1 + i1] = (static_cast<int64_t>(p.offsets[0]) + i0) * p.strides[0] +
+                              (static_cast<int64_t>(p.offsets[1]) + i1) * p.strides[1] + column0;
+  out.colStep = p.strides[2];
+  return out;
+}
+
+// The lanes inside the parent tensor along the checked dimensions (bit d: dimension d). The
+// last dimension is a column range; the rows that pass the first two checks are a row range
+// when they are contiguous (a rectangle, as block_ptr.h's), else each lane is listed.
+template <class T, int D0, int D1, int D2>
+TL_INLINE LinMask<D0 * D1, D2> blockBounds(const BlockPtr3<T, D0, D1, D2>& p, int check) {
+  LinMask<D0 * D1, D2> mask;
+  Rect<D0 * D1, D2>& r = mask.rect;
+  auto inside = [&](int d, int i) {
+    return !(check & (1 << d)) ||
+           (static_cast<int64_t>(p.offsets[d]) + i >= 0 && p.offsets[d] + i < p.dims[d]);
+  };
+  if (check & 4) r.colLo = -static_cast<int64_t>(p.offsets[2]), r.colHi = p.dims[2] - p.offsets[2];
+  bool rowOk[D0 * D1];
+  int first = D0 * D1, last = -1, count = 0;
+  for (int k = 0; k < D0 * D1; ++k) {
+    rowOk[k] = inside(0, k / D1) && inside(1, k % D1);
+    if (rowOk[k]) first = first < k ? first : k, last = k, ++count;
+  }
+  if (count == 0 || last - first + 1 == count) { // none, or one run of rows
+    r.rowLo = count == 0 ? 0 : first;
+    r.rowHi = count == 0 ? 0 : last + 1;
+    return mask;
+  }
+  mask.structured = false;
+  for (int k = 0; k < D0 * D1; ++k)
+    for (int j = 0; j < D2; ++j)
+      mask.lanes.v[k * D2 + j] = rowOk[k] && j >= r.colLo && j < r.colHi;
+  return mask;
+}
+
+} // namespace detail
+
+template <class T, int D0, int D1, int D2>
+TL_INLINE auto load(const BlockPtr3<T, D0, D1, D2>& p, int boundaryCheck = 0,
+                    Padding padding = Padding::zero) {
+  return load(detail::blockLanes(p), detail::blockBounds(p, boundaryCheck),
+              detail::paddingValue<std::remove_const_t<T>>(padding));
+}
+
+template <class T, int D0, int D1, int D2, Operand V>
+TL_INLINE void store(const BlockPtr3<T, D0, D1, D2>& p, const V& value, int boundaryCheck = 0) {
+  store(detail::blockLanes(p), value, detail::blockBounds(p, boundaryCheck));
 }
 
 } // namespace tcpu::tl

@@ -13,7 +13,7 @@ from ..values import Value, unwrap
 from . import op
 from .arith import convert, convert_checked
 from .context import OpContext
-from .memory import note_write
+from .memory import block_ptr_maker, note_write
 
 
 @dataclass(frozen=True)
@@ -53,8 +53,8 @@ def make_tensor_descriptor(cx: OpContext, base: Any, shape: Any, strides: Any, b
         raise cx.error(f"make_tensor_descriptor's base must be a scalar pointer, got "
                        f"{b.type_text()}")
     dims = tuple(unwrap(d) for d in cx.const(block_shape, "block_shape"))
-    if len(dims) not in (1, 2):
-        raise cx.unsupported(f"tensor descriptors of rank {len(dims)} (ranks 1 and 2 are "
+    if len(dims) not in (1, 2, 3):
+        raise cx.unsupported(f"tensor descriptors of rank {len(dims)} (ranks 1 to 3 are "
                              "supported)")
     for d in dims:
         if not isinstance(d, int) or d <= 0 or d & (d - 1):
@@ -76,8 +76,9 @@ def _block_ptr(cx: OpContext, desc: Any, offsets: Any) -> tuple[TensorDescriptor
     def braced(vs: tuple[Value, ...]) -> str:
         return "{" + ", ".join(v.expr for v in vs) + "}"
 
-    expr = (f"tl::make_block_ptr<{', '.join(map(str, d.block_shape))}>({d.base.expr}, "
-            f"{braced(d.shape)}, {braced(d.strides)}, {braced(offs)})")
+    dims = ", ".join(map(str, d.block_shape))
+    expr = (f"tl::{block_ptr_maker(d.block_shape)}<{dims}>({d.base.expr}, {braced(d.shape)}, "
+            f"{braced(d.strides)}, {braced(offs)})")
     return d, expr
 
 

@@ -163,3 +163,10 @@ def libdevice_op(name: str):
 
 for _name in LIBDEVICE:
     op("libdevice." + _name)(libdevice_op(_name))
+
+
+@op("inline_asm_elementwise")
+def inline_asm_elementwise(cx: OpContext, asm: Any, constraints: Any, args: Any, dtype: Any,
+                           is_pure: Any, pack: Any) -> Value:
+    raise cx.unsupported("tl.inline_asm_elementwise: its assembly is the GPU's (PTX or AMDGCN), "
+                         "which a CPU cannot run; write the operation in triton.language")

@@ -149,7 +149,7 @@ def store(cx: OpContext, pointer: Any, value: Any, mask: Any = None, boundary_ch
         broadcast_shapes(cx, ptr.shape, v.shape)
         bits = _boundary(cx, boundary_check, len(ptr.shape))
         note_write(cx, ptr.roots)
-        stored = convert_checked(cx, v, ptr.element)
+        stored = fit(convert_checked(cx, v, ptr.element), ptr.shape)
         cx.emit.line(f"tl::store({ptr.expr}, {stored.expr}, {bits});")
         return None
     p = _pointer(cx, ptr, "store")
@@ -173,6 +173,11 @@ def store(cx: OpContext, pointer: Any, value: Any, mask: Any = None, boundary_ch
     return None
 
 
+def block_ptr_maker(dims: tuple[int, ...]) -> str:
+    """tl's make_block_ptr for a block of shape `dims` (rank 3: tl/rank3.h's)."""
+    return "make_block_ptr3" if len(dims) == 3 else "make_block_ptr"
+
+
 @op("make_block_ptr")
 def make_block_ptr(cx: OpContext, base: Any, shape: Any, strides: Any, offsets: Any,
                    block_shape: Any, order: Any) -> BlockPointer:
@@ -181,8 +186,8 @@ def make_block_ptr(cx: OpContext, base: Any, shape: Any, strides: Any, offsets: 
         raise cx.error("make_block_ptr's base must be a scalar pointer")
     dims = tuple(unwrap(d) for d in cx.const(block_shape, "block_shape"))
     rank = len(dims)
-    if rank not in (1, 2):
-        raise cx.unsupported(f"block pointers of rank {rank} (ranks 1 and 2 are supported)")
+    if rank not in (1, 2, 3):
+        raise cx.unsupported(f"block pointers of rank {rank} (ranks 1 to 3 are supported)")
 
     def ints(xs: Any, what: str, dtype: tl.dtype) -> str:
         items = list(unwrap(xs)) if isinstance(unwrap(xs), (tuple, list)) else [xs]
@@ -191,7 +196,7 @@ def make_block_ptr(cx: OpContext, base: Any, shape: Any, strides: Any, offsets: 
         return "{" + ", ".join(convert(cx.value(x), dtype).expr for x in items) + "}"
 
     cx.const(order, "order")
-    expr = (f"tl::make_block_ptr<{', '.join(map(str, dims))}>({b.expr}, "
+    expr = (f"tl::{block_ptr_maker(dims)}<{', '.join(map(str, dims))}>({b.expr}, "
             f"{ints(shape, 'shape', tl.int64)}, {ints(strides, 'strides', tl.int64)}, "
             f"{ints(offsets, 'offsets', tl.int32)})")
     name = cx.emit.fresh("block_ptr")

@@ -22,8 +22,8 @@ class TensorDescriptor:
         if not (len(self.strides) == len(self.block_shape) == rank):
             raise ValueError(f"TensorDescriptor: shape {self.shape}, strides {self.strides} and "
                              f"block_shape {self.block_shape} must have one length")
-        if rank not in (1, 2):
-            raise ValueError(f"TensorDescriptor: rank {rank} is not supported on the CPU (1 or 2)")
+        if rank not in (1, 2, 3):
+            raise ValueError(f"TensorDescriptor: rank {rank} is not supported on the CPU (1 to 3)")
         if self.strides[-1] != 1:
             raise ValueError(f"TensorDescriptor: the last stride must be 1, got {self.strides}")
         if self.padding not in ("zero", "nan"):
