@@ -423,6 +423,21 @@ TEST_F(RunCommand, UntypedPointersAskForASignature) {
   EXPECT_NE(result.err.find("pass --signature"), std::string::npos);
 }
 
+// A tl C++ kernel says what its pointers point to (TL_KERNEL's parameter types): no --signature.
+TEST_F(RunCommand, ATlKernelNeedsNoSignature) {
+  const test::CliResult result =
+      runTool({"run", TCPU_SOURCE_DIR "/kernels/tutorials/vector_add.cpp", "--kernel",
+               "add_kernel", "--grid", "1,1,1", "--arg", "arange:8", "--arg", "full:8:2.5",
+               "--arg", "zeros:8", "--arg", "8", "--out-dir", outDir().string()});
+  ASSERT_EQ(result.code, kExitSuccess) << result.err;
+  const NpyArray out = readNpy(outDir() / "output_ptr.npy");
+  EXPECT_EQ(out.type, TCPU_TYPE_FP32);
+  const std::vector<float> values = floatsOf(out);
+  ASSERT_EQ(values.size(), 8u);
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(values[static_cast<std::size_t>(i)], static_cast<float>(i) + 2.5f) << i;
+}
+
 TEST_F(RunCommand, NpyDtypeMustMatchTheElementType) {
   writeNpy(dir_.path() / "x.npy", {TCPU_TYPE_FP64, {10}, std::vector<std::byte>(80)});
   const test::CliResult result =

@@ -1,5 +1,6 @@
 #include "ir/kernels.hpp"
 
+#include <map>
 #include <optional>
 
 #include <llvm/IR/IRBuilder.h>
@@ -344,6 +345,44 @@ std::vector<std::string> declaredNames(const llvm::Function& kernel, bool tagged
   return names;
 }
 
+// The parameter types TL_KERNEL writes beside a tag (TCPU_KERNEL_TYPES_PREFIX + name), by
+// kernel name; the globals go. A malformed one is ignored: the types are a convenience.
+std::map<std::string, std::vector<uint32_t>> takeParameterTypes(llvm::Module& module) {
+  const llvm::StringRef prefix = TCPU_KERNEL_TYPES_PREFIX;
+  std::map<std::string, std::vector<uint32_t>> types;
+  std::vector<llvm::GlobalVariable*> globals;
+  for (llvm::GlobalVariable& global : module.globals())
+    if (global.getName().starts_with(prefix)) globals.push_back(&global);
+  for (llvm::GlobalVariable* global : globals) {
+    const llvm::Constant* init = global->hasInitializer() ? global->getInitializer() : nullptr;
+    const auto* count =
+        init ? llvm::dyn_cast_or_null<llvm::ConstantInt>(init->getAggregateElement(0u)) : nullptr;
+    const llvm::Constant* codes = init ? init->getAggregateElement(1u) : nullptr;
+    if (count && codes) {
+      std::vector<uint32_t>& list = types[global->getName().substr(prefix.size()).str()];
+      for (uint64_t i = 0; i < count->getZExtValue(); ++i) {
+        const auto* code = llvm::dyn_cast_or_null<llvm::ConstantInt>(
+            codes->getAggregateElement(static_cast<unsigned>(i)));
+        list.push_back(code ? static_cast<uint32_t>(code->getZExtValue()) : TCPU_TYPE_UNKNOWN);
+      }
+    }
+    llvm::removeFromUsedLists(
+        module, [global](llvm::Constant* c) { return c->stripPointerCasts() == global; });
+    global->eraseFromParent();
+  }
+  return types;
+}
+
+// Plans without a signature take their declared types from the kernel's C++ parameters.
+void applyParameterTypes(std::vector<ArgumentPlan>& plans, const std::vector<uint32_t>& codes) {
+  if (codes.size() != plans.size()) return; // not this kernel's parameters
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    const uint32_t code = codes[i];
+    const uint32_t type = (code & 0xffu) == TCPU_TYPE_PTR ? (code >> 8) & 0xffu : code;
+    if (type < TCPU_TYPE_PTR) plans[i].declaredType = static_cast<tcpuDataType>(type);
+  }
+}
+
 // C++ kernels name their ABI functions with tag variables (tl's TL_KERNEL):
 // `tcpu_tl_kernel_<name> = &<function>`. The function takes the name and
 // becomes external; the tag goes. A function tagged twice is cloned.
@@ -409,6 +448,7 @@ Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
                                                  const CompileOptions& options, EntryKind kind) {
   std::vector<llvm::Function*> tagged;
   if (Status status = applyKernelTags(module, tagged); !status.ok()) return status;
+  const std::map<std::string, std::vector<uint32_t>> parameterTypes = takeParameterTypes(module);
   const std::vector<llvm::Function*> kernels = findKernels(module);
   if (kernels.empty())
     return Status(TCPU_ERROR_NOT_FOUND,
@@ -439,6 +479,9 @@ Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
     Expected<std::vector<ArgumentPlan>> plans =
         planArguments(*kernel, kernel == signed_ ? options.signature : std::string());
     if (!plans) return plans.status();
+    if (kernel != signed_ || options.signature.empty())
+      if (auto types = parameterTypes.find(kernel->getName().str()); types != parameterTypes.end())
+        applyParameterTypes(*plans, types->second);
     KernelInfo info;
     info.name = kernel->getName().str();
     info.entrySymbol = "__tcpu_entry_" + info.name;

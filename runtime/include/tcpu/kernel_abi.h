@@ -36,6 +36,12 @@ extern "C" {
  * function that name and drops the pointer. */
 #define TCPU_KERNEL_TAG_PREFIX "tcpu_tl_kernel_"
 
+/* Beside the tag, TCPU_KERNEL_TYPES_PREFIX + kernel name holds the C++ parameters' types:
+ * { uint32 count; uint32 codes[count] }, each code a tcpuDataType, and for TCPU_TYPE_PTR the
+ * element's tcpuDataType in bits 8-15. Codegen takes the parameters' element types (and
+ * signedness) from it when no signature gives them, and drops it. */
+#define TCPU_KERNEL_TYPES_PREFIX "tcpu_tl_types_"
+
 /* Scalar and element types, named as in Triton's signatures. */
 typedef enum tcpuDataType {
   TCPU_TYPE_UNKNOWN = 0,

@@ -117,6 +117,29 @@ private:
 
 namespace detail {
 
+// The parameter types of kernel class K for codegen (TCPU_KERNEL_TYPES_PREFIX, kernel_abi.h):
+// what a pointer points to and whether an integer is unsigned, which the IR does not say.
+template <class T>
+constexpr uint32_t parameterCode() {
+  if constexpr (std::is_pointer_v<T>)
+    return TCPU_TYPE_PTR | (dataType<std::remove_pointer_t<T>>() << 8);
+  else
+    return dataType<T>();
+}
+template <std::size_t N>
+struct ParameterCodes {
+  uint32_t count;
+  uint32_t codes[N == 0 ? 1 : N];
+};
+template <class K, class Body = decltype(&K::operator())>
+struct ParameterTypes;
+template <class K, class... A>
+struct ParameterTypes<K, void (K::*)(A...) const> {
+  static constexpr ParameterCodes<sizeof...(A)> value{sizeof...(A), {parameterCode<A>()...}};
+};
+template <class K, class... A>
+struct ParameterTypes<K, void (K::*)(A...)> : ParameterTypes<K, void (K::*)(A...) const> {};
+
 // The ABI function of kernel class K: its operator()'s parameters, then the
 // six program values.
 template <class K, class Body = decltype(&K::operator())>
@@ -144,11 +167,15 @@ struct Entry<K, void (K::*)(A...)> : EntryFor<K, A...> {};
 // (TCPU_KERNEL_TAG_PREFIX + name, kernel_abi.h), gives the function that name and drops the tag,
 // so one template yields many named specializations (softmax_256,
 // softmax_1024, ...), at build time (tcpu_add_kernels' SPECIALIZE) or in the
-// source itself.
+// source itself. The parameters' types go beside it (TCPU_KERNEL_TYPES_PREFIX), so tools
+// know what each pointer points to without a signature.
 #define TL_KERNEL(name, ...)                                                                       \
   static_assert(std::is_base_of_v<::tcpu::tl::program, __VA_ARGS__>,                               \
                 "TL_KERNEL: the kernel class must derive from tl::program");                       \
   extern "C" __attribute__((used)) void (*const tcpu_tl_kernel_##name)() =                         \
-      reinterpret_cast<void (*)()>(&::tcpu::tl::detail::Entry<__VA_ARGS__>::run)
+      reinterpret_cast<void (*)()>(&::tcpu::tl::detail::Entry<__VA_ARGS__>::run);                  \
+  extern "C"                                                                                       \
+      __attribute__((used)) decltype(::tcpu::tl::detail::ParameterTypes<__VA_ARGS__>::value)       \
+          tcpu_tl_types_##name = ::tcpu::tl::detail::ParameterTypes<__VA_ARGS__>::value
 
 #endif
