@@ -426,9 +426,9 @@ TEST_F(RunCommand, UntypedPointersAskForASignature) {
 // A tl C++ kernel says what its pointers point to (TL_KERNEL's parameter types): no --signature.
 TEST_F(RunCommand, ATlKernelNeedsNoSignature) {
   const test::CliResult result =
-      runTool({"run", TCPU_SOURCE_DIR "/kernels/tutorials/vector_add.cpp", "--kernel",
-               "add_kernel", "--grid", "1,1,1", "--arg", "arange:8", "--arg", "full:8:2.5",
-               "--arg", "zeros:8", "--arg", "8", "--out-dir", outDir().string()});
+      runTool({"run", TCPU_SOURCE_DIR "/kernels/tutorials/vector_add.cpp", "--kernel", "add_kernel",
+               "--grid", "1,1,1", "--arg", "arange:8", "--arg", "full:8:2.5", "--arg", "zeros:8",
+               "--arg", "8", "--out-dir", outDir().string()});
   ASSERT_EQ(result.code, kExitSuccess) << result.err;
   const NpyArray out = readNpy(outDir() / "output_ptr.npy");
   EXPECT_EQ(out.type, TCPU_TYPE_FP32);
