@@ -360,10 +360,11 @@ std::map<std::string, std::vector<uint32_t>> takeParameterTypes(llvm::Module& mo
     const llvm::Constant* codes = init ? init->getAggregateElement(1u) : nullptr;
     if (count && codes) {
       std::vector<uint32_t>& list = types[global->getName().substr(prefix.size()).str()];
-      for (uint64_t i = 0; i < count->getZExtValue(); ++i) {
+      for (uint64_t i = 0; i < count->getZExtValue() && i < 4096; ++i) { // 4096: malformed
         const auto* code = llvm::dyn_cast_or_null<llvm::ConstantInt>(
             codes->getAggregateElement(static_cast<unsigned>(i)));
-        list.push_back(code ? static_cast<uint32_t>(code->getZExtValue()) : TCPU_TYPE_UNKNOWN);
+        list.push_back(code ? static_cast<uint32_t>(code->getZExtValue())
+                            : static_cast<uint32_t>(TCPU_TYPE_UNKNOWN));
       }
     }
     llvm::removeFromUsedLists(
