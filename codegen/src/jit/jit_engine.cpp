@@ -6,12 +6,16 @@
 #include <atomic>
 #include <mutex>
 
+#include <llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include "jit/perf_map.hpp"
 #include "kernel_flags.h"
 #include "support/debug_log.hpp"
 #include "target/target.hpp"
+#include "tcpu/environment.hpp"
 #include "tcpu/kernel_abi.h"
 
 namespace tcpu::codegen {
@@ -47,6 +51,31 @@ llvm::orc::SymbolMap runtimeServices(llvm::orc::LLJIT& jit) {
   };
 }
 
+// What profilers and debuggers see of JIT'd code, each on request (docs/profiling.md):
+// TCPU_PERF_MAP=1 lists every linked function in perf's map; TCPU_GDB_JIT=1 registers every
+// object with GDB's JIT interface, so a backtrace inside a kernel names it. Neither can fail a
+// load: what does not work is reported under TCPU_DEBUG.
+bool flagOn(const char* name) {
+  Expected<bool> flag = environmentFlag(name, false); // tcpuInit has reported a bad value
+  return flag && *flag;
+}
+
+void attachProfilerSupport(llvm::orc::LLJIT& jit) {
+  auto* layer = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&jit.getObjLinkingLayer());
+  if (flagOn("TCPU_PERF_MAP")) {
+    std::unique_ptr<PerfMapPlugin> plugin =
+        layer ? PerfMapPlugin::open(PerfMapPlugin::defaultPath()) : nullptr;
+    if (plugin)
+      layer->addPlugin(std::move(plugin));
+    else
+      debugLog(concat("TCPU_PERF_MAP: cannot write ", PerfMapPlugin::defaultPath(),
+                      layer ? "" : " (the JIT does not link with JITLink)"));
+  }
+  if (flagOn("TCPU_GDB_JIT"))
+    if (llvm::Error error = llvm::orc::enableDebuggerSupport(jit))
+      debugLog("TCPU_GDB_JIT: " + errorText(std::move(error)));
+}
+
 } // namespace
 
 JitEngine::JitEngine(std::unique_ptr<llvm::orc::LLJIT> jit, std::string sleefPath)
@@ -62,6 +91,7 @@ Expected<JitEngine*> JitEngine::instance() {
   if (!jit)
     return Status(TCPU_ERROR_NOT_SUPPORTED,
                   concat("cannot start the LLVM JIT: ", errorText(jit.takeError())));
+  attachProfilerSupport(**jit);
   engine = new JitEngine(std::move(*jit), loadedSleefPath());
   if (*TCPU_COMPILER_RT_BUILTINS) {
     auto builtins = llvm::orc::StaticLibraryDefinitionGenerator::Load(
