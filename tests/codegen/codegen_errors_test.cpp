@@ -105,7 +105,37 @@ TEST_F(CodegenErrors, UnresolvedExternalSymbol) {
 
 TEST_F(CodegenErrors, UnsupportedTarget) {
   EXPECT_TCPU_ERROR(loadFile("vector_add.ll", JitOptions().set(TCPU_JIT_TARGET_CPU, "not-a-cpu")),
-                    TCPU_ERROR_NOT_SUPPORTED, "TCPU_JIT_TARGET_CPU='not-a-cpu'");
+                    TCPU_ERROR_NOT_SUPPORTED, "target CPU 'not-a-cpu' (TCPU_JIT_TARGET_CPU or");
+}
+
+// TCPU_TARGET_CPU chooses the CPU of every load without TCPU_JIT_TARGET_CPU; a name LLVM does
+// not know, or a CPU whose instruction sets this one lacks, is refused (its kernels would stop
+// on an illegal instruction), naming what is missing.
+TEST_F(CodegenErrors, TargetCpuFromTheEnvironment) {
+#if defined(__x86_64__)
+  struct Restore {
+    ~Restore() { unsetenv("TCPU_TARGET_CPU"); }
+  } restore;
+  setenv("TCPU_TARGET_CPU", "not-a-cpu", 1);
+  EXPECT_TCPU_ERROR(loadFile("vector_add.ll", {}), TCPU_ERROR_NOT_SUPPORTED,
+                    "target CPU 'not-a-cpu' (TCPU_JIT_TARGET_CPU or TCPU_TARGET_CPU)");
+  setenv("TCPU_TARGET_CPU", "x86-64", 1); // every x86-64 CPU runs baseline code
+  EXPECT_TCPU(loadFile("vector_add.ll", {}));
+  // A CPU with AMX: the Xeons that have it are the only ones that run its code.
+  setenv("TCPU_TARGET_CPU", "sapphirerapids", 1);
+  const tcpuResult result = loadFile("vector_add.ll", {});
+  if (result == TCPU_SUCCESS) GTEST_SKIP() << "this CPU runs Sapphire Rapids code";
+  EXPECT_EQ(result, TCPU_ERROR_NOT_SUPPORTED);
+  const std::string detail = tcpuGetLastErrorDetail();
+  EXPECT_NE(detail.find("needs"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("amx-tile"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("which this CPU"), std::string::npos) << detail;
+  // An explicit option wins over the environment (and may ask for code to read, not run).
+  EXPECT_EQ(loadFile("vector_add.ll", JitOptions().set(TCPU_JIT_TARGET_CPU, "x86-64-v2")),
+            TCPU_SUCCESS);
+#else
+  GTEST_SKIP() << "x86-64 CPU names only";
+#endif
 }
 
 TEST_F(CodegenErrors, BadOptions) {

@@ -158,6 +158,10 @@ Expected<std::unique_ptr<LoadedModule>> IrModuleLoader::load(const ModuleSource&
   if (!options) return options.status();
   Expected<TargetDescription> target = describeTarget(options->targetCpu);
   if (!target) return target.status();
+  // A CPU named by the environment applies to every load of the process, launched ones too: it
+  // must run here. (An explicit TCPU_JIT_TARGET_CPU may ask for code to read, not to run.)
+  if (options->targetCpuFromEnvironment)
+    if (Status runs = checkRunsOnHost(*target); !runs.ok()) return runs;
   Expected<JitEngine*> engine = JitEngine::instance();
   if (!engine) return engine.status();
 

@@ -59,7 +59,7 @@ Expected<bool> boundsCheckFromEnvironment() {
 
 Expected<CompileOptions> CompileOptions::fromJitOptions(const std::vector<JitOption>& options) {
   CompileOptions result;
-  bool checkBoundsGiven = false;
+  bool checkBoundsGiven = false, targetCpuGiven = false;
   for (const JitOption& option : options) {
     Status problem;
     const auto setFlag = [&](bool& field) {
@@ -98,6 +98,7 @@ Expected<CompileOptions> CompileOptions::fromJitOptions(const std::vector<JitOpt
       break;
     case TCPU_JIT_TARGET_CPU:
       setText(result.targetCpu);
+      targetCpuGiven = true;
       break;
     case TCPU_JIT_MATH_ULP: {
       const auto ulp = reinterpret_cast<uintptr_t>(option.value);
@@ -113,6 +114,12 @@ Expected<CompileOptions> CompileOptions::fromJitOptions(const std::vector<JitOpt
       break;
     }
     if (!problem.ok()) return problem;
+  }
+  // TCPU_TARGET_CPU chooses the CPU for every load that does not (a whole test run on the
+  // AVX2 or baseline x86-64 code paths); describeTarget checks the name.
+  if (const char* cpu = std::getenv("TCPU_TARGET_CPU"); !targetCpuGiven && cpu && *cpu) {
+    result.targetCpu = cpu;
+    result.targetCpuFromEnvironment = true;
   }
   if (!checkBoundsGiven) {
     Expected<bool> checkBounds = boundsCheckFromEnvironment();

@@ -15,8 +15,9 @@ struct CompileOptions {
   std::string signature;  // Triton signature string; empty: types from the IR alone
   bool fpContract = true; // fuse a*b+c into FMA, as Triton's enable_fp_fusion
   bool fastMath = false;
-  int mathUlp = 10;      // SLEEF accuracy: 10 (1.0 ULP) or 35 (3.5 ULP)
-  std::string targetCpu; // empty: the host CPU with all its features
+  int mathUlp = 10;                      // SLEEF accuracy: 10 (1.0 ULP) or 35 (3.5 ULP)
+  std::string targetCpu;                 // empty: the host CPU with all its features
+  bool targetCpuFromEnvironment = false; // targetCpu came from TCPU_TARGET_CPU
   bool useCache = true;
   bool checkBounds = false; // instrument loads and stores (bounds_check.hpp)
 

@@ -37,9 +37,44 @@ Expected<TargetDescription> describeTarget(const std::string& cpuName) {
   // Ask with a CPU that is always valid: an unknown one makes LLVM print a warning.
   std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(triple, "generic", ""));
   if (!info || !info->isCPUStringValid(cpuName))
-    return Status(TCPU_ERROR_NOT_SUPPORTED, concat("TCPU_JIT_TARGET_CPU='", cpuName,
-                                                   "' is not a CPU LLVM knows for ", triple));
+    return Status(TCPU_ERROR_NOT_SUPPORTED,
+                  concat("target CPU '", cpuName, "' (TCPU_JIT_TARGET_CPU or TCPU_TARGET_CPU) ",
+                         "is not a CPU LLVM knows for ", triple));
   return TargetDescription{triple, cpuName, ""};
+}
+
+Status checkRunsOnHost(const TargetDescription& target) {
+  if (target.cpu.empty() || !llvm::Triple(target.triple).isX86()) return {};
+  auto host = llvm::orc::JITTargetMachineBuilder::detectHost();
+  std::string error;
+  const llvm::Target* llvmTarget = llvm::TargetRegistry::lookupTarget(target.triple, error);
+  if (!host || !llvmTarget) return {}; // describeTarget reported what it could
+  std::unique_ptr<llvm::MCSubtargetInfo> hostInfo(llvmTarget->createMCSubtargetInfo(
+      target.triple, host->getCPU(), host->getFeatures().getString()));
+  std::unique_ptr<llvm::MCSubtargetInfo> wanted(
+      llvmTarget->createMCSubtargetInfo(target.triple, target.cpu, target.features));
+  if (!hostInfo || !wanted) return {};
+  // Instruction sets only (a CPU's tuning flags say nothing about what runs).
+  static constexpr const char* kIsaFeatures[] = {
+      "sse4.1",     "sse4.2",      "popcnt",     "avx",
+      "avx2",       "fma",         "f16c",       "bmi",
+      "bmi2",       "lzcnt",       "movbe",      "adx",
+      "avx512f",    "avx512bw",    "avx512dq",   "avx512vl",
+      "avx512cd",   "avx512vnni",  "avx512bf16", "avx512fp16",
+      "avx512vbmi", "avx512vbmi2", "avx512ifma", "avx512bitalg",
+      "avxvnni",    "gfni",        "vaes",       "vpclmulqdq",
+      "amx-tile",   "amx-bf16",    "amx-int8",   "avx512vpopcntdq"};
+  std::string missing;
+  for (const char* feature : kIsaFeatures) {
+    const std::string plus = concat("+", feature);
+    if (wanted->checkFeatures(plus) && !hostInfo->checkFeatures(plus))
+      missing += concat(missing.empty() ? "" : ", ", feature);
+  }
+  if (missing.empty()) return {};
+  return Status(TCPU_ERROR_NOT_SUPPORTED,
+                concat("target CPU '", target.cpu, "' needs ", missing, ", which this CPU ('",
+                       host->getCPU(), "') lacks: its kernels would stop on an illegal ",
+                       "instruction (choose a lesser CPU, e.g. x86-64-v3, or none)"));
 }
 
 Expected<std::unique_ptr<llvm::TargetMachine>>

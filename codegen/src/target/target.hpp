@@ -30,6 +30,10 @@ struct SleefIsa {
 void initializeNativeTarget();
 
 Expected<TargetDescription> describeTarget(const std::string& cpuName);
+
+// Whether code for `target` runs on this machine: on x86, a named CPU whose instruction sets
+// (AVX-512, AMX, ...) the host lacks is refused, naming what is missing.
+Status checkRunsOnHost(const TargetDescription& target);
 // forJit: code for ORC in this process; otherwise a relocatable object for a system linker.
 Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetDescription& target,
                                                                    const CompileOptions& options,
