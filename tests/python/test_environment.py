@@ -48,3 +48,40 @@ def test_a_bad_cache_switch_stops_the_compile_with_its_name(monkeypatch):
     monkeypatch.setenv("TCPU_PYTHON_CACHE", "off")
     _fill[(1,)](x, VALUE=3.0)
     assert x.tolist() == [3.0] * 8
+
+
+_TARGET_SCRIPT = """
+import sys, torch, triton, triton.language as tl
+@triton.jit
+def k(X):
+    tl.store(X + tl.arange(0, 8), tl.arange(0, 8) * 3)
+x = torch.zeros(8, dtype=torch.int32)
+try:
+    k[(1,)](x)
+except ValueError as e:
+    print("ValueError:", e)
+    sys.exit(0)
+print(x.tolist())
+"""
+
+
+@pytest.mark.parametrize("cpu", ["x86-64", "sapphirerapids"])
+def test_target_cpu_chooses_the_code_path_or_is_refused(cpu, tmp_path):
+    import os
+    import platform
+    import subprocess
+    import sys
+    if platform.machine() not in ("x86_64", "AMD64"):
+        pytest.skip("x86-64 CPU names")
+    env = dict(os.environ, TCPU_TARGET_CPU=cpu, TCPU_CACHE_DIR=str(tmp_path))
+    script = tmp_path / "k.py"
+    script.write_text(_TARGET_SCRIPT)
+    out = subprocess.run([sys.executable, "-m", "tcpu", str(script)], env=env, text=True,
+                         capture_output=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    if cpu == "x86-64":  # baseline code runs on every x86-64 CPU
+        assert out.stdout.strip() == str([i * 3 for i in range(8)])
+    elif "ValueError" not in out.stdout:
+        assert out.stdout.strip() == str([i * 3 for i in range(8)])  # this CPU has AMX
+    else:
+        assert "target CPU 'sapphirerapids' needs" in out.stdout and "amx-tile" in out.stdout

@@ -174,6 +174,8 @@ Status writeSharedLibrary(std::span<const std::byte> image,
   if (!options) return options.status();
   Expected<TargetDescription> target = describeTarget(options->targetCpu);
   if (!target) return target.status();
+  if (options->targetCpuFromEnvironment) // as IrModuleLoader: the environment's CPU must run here
+    if (Status runs = checkRunsOnHost(*target); !runs.ok()) return runs;
   std::optional<ObjectCache> cache; // for the precompiled tl.h only
   if (options->useCache) {
     Expected<std::optional<std::filesystem::path>> directory = cacheDirectoryFromEnvironment();

@@ -247,6 +247,8 @@ def compile_specialization(jit: Any, key_kinds: list[tuple[Any, ...]], constexpr
         if handle is None:
             handle = _tcpu.compile_kernel(text, name, fp_contract=fp_contract)
     except _tcpu.Error as e:
+        if "target CPU '" in e.detail:  # TCPU_TARGET_CPU names a CPU that cannot be used here
+            raise ValueError(e.detail) from None
         raise InternalError(
             f"tcpu generated C++ that clang rejected for kernel '{name}' (a bug in tcpu, please "
             f"report it with this message):\n{e.detail}\n--- generated source ---\n{text}",

@@ -205,7 +205,7 @@ def _process_key_parts() -> list[str]:
     if _process_parts is None:
         from .. import _tcpu_rt
         _process_parts = [FORMAT, _tcpu_rt.version(), _tcpu_rt.build_id(), _frontend_stamp(),
-                          _host_identity()]
+                          _host_identity(), os.environ.get("TCPU_TARGET_CPU", "")]
     return _process_parts
 
 
