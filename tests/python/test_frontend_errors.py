@@ -242,7 +242,60 @@ def k_inline_asm(X):
     tl.store(X + tl.arange(0, 16), y)
 
 
+@triton.jit
+def k_mask_wider(X):
+    x = tl.arange(0, 8)
+    tl.store(X + x[None, :], 1.0, mask=(x[:, None] + x[None, :]) < 8)
+
+
+@triton.jit
+def k_atomic_mask_wider(X):
+    x = tl.arange(0, 8)
+    tl.atomic_add(X + x[None, :], 1.0, mask=(x[:, None] + x[None, :]) < 8)
+
+
+@triton.jit
+def k_cat_scalar(X):
+    x = tl.arange(0, 8)
+    tl.store(X + tl.arange(0, 16), tl.cat(x, 1, can_reorder=True).to(tl.float32))
+
+
+@triton.jit
+def k_histogram_2d(X):
+    x = tl.arange(0, 4)[:, None] + tl.arange(0, 4)[None, :]
+    h = tl.histogram(x, 8)
+    tl.store(X + tl.arange(0, 8), h.to(tl.float32))
+
+
+@triton.jit
+def k_gather_ranks(X):
+    x = tl.arange(0, 4)[:, None] + tl.arange(0, 4)[None, :]
+    g = tl.gather(x, tl.arange(0, 4), 0)
+    tl.store(X + tl.arange(0, 4), g.to(tl.float32))
+
+
+@triton.jit
+def k_constexpr_in_loop(X, n):
+    for s in tl.static_range(2):
+        for i in range(n):
+            s = s + 1
+        tl.store(X + s, 1.0)
+
+
+@triton.jit
+def k_expand_duplicate(X):
+    y = tl.expand_dims(tl.arange(0, 4), (0, -3))
+    tl.store(X + tl.arange(0, 4), tl.ravel(y).to(tl.float32))
+
+
 CASES = [
+    (k_mask_wider, (), "tl.store(X + x[None", "mask of shape [8, 8] cannot be broadcast"),
+    (k_atomic_mask_wider, (), "tl.atomic_add(", "atomic_add's mask of shape [8, 8]"),
+    (k_cat_scalar, (), "tl.cat(x, 1", "cat takes 1-D blocks"),
+    (k_histogram_2d, (), "h = tl.histogram", "tl.histogram takes a 1-D block"),
+    (k_gather_ranks, (), "g = tl.gather", "source and index must be blocks of one rank"),
+    (k_constexpr_in_loop, (3,), "for i in range(n):", "cannot reassign constexpr 's'"),
+    (k_expand_duplicate, (), "y = tl.expand_dims", "duplicate axes"),
     (k_inline_asm, (), "y = tl.inline_asm", "which a CPU cannot run"),
     (k_philox_widths, (), "tl.philox(7,", "cannot bitcast int32 to uint64"),
     (k_cat_ordered, (), "tl.cat(x, x)", "pass can_reorder=True"),

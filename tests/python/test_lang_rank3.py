@@ -334,3 +334,49 @@ def test_host_tensor_descriptor_of_rank_3(device):
     for p in range(3):
         want[p] = xs[2 * p:2 * p + 2, 1:5, :] * 2  # rows 1..4 of 5: all inside
     np.testing.assert_array_equal(out.cpu().numpy().reshape(want.shape), want)
+
+
+@triton.jit
+def _expand_axes_kernel(X, Z, AXES: tl.constexpr, S0: tl.constexpr, S1: tl.constexpr,
+                        S2: tl.constexpr):
+    y = tl.expand_dims(tl.load(X + tl.arange(0, S0 * S1 * S2)), AXES)
+    tl.static_assert(y.shape[0] == S0 and y.shape[1] == S1 and y.shape[2] == S2)
+    tl.store(Z + _offsets3(S0, S1, S2), y)
+
+
+# Triton wraps every axis against the result's rank, then inserts them in sorted order.
+@pytest.mark.parametrize("axes, shape", [((1, 0), (1, 1, 8)), ((-2, -1), (8, 1, 1)),
+                                         ((-3, -2), (1, 1, 8)), ((2, 0), (1, 8, 1))], ids=str)
+def test_expand_dims_with_several_axes(axes, shape, device):
+    x = np.arange(8, dtype=np.int32) * 5
+    z = torch.zeros(8, dtype=torch.int32, device=device)
+    _expand_axes_kernel[(1,)](dev(x, device), z, AXES=axes, S0=shape[0], S1=shape[1], S2=shape[2])
+    np.testing.assert_array_equal(z.cpu().numpy(), x)
+
+
+@triton.jit
+def _gather_axis_kernel(X, Z, AXIS: tl.constexpr, S0: tl.constexpr, S1: tl.constexpr,
+                        S2: tl.constexpr):
+    o = _offsets3(S0, S1, S2)
+    x = tl.load(X + o)
+    i0 = tl.arange(0, S0)[:, None, None] + tl.zeros((S0, S1, S2), tl.int32)
+    i1 = tl.arange(0, S1)[None, :, None] + tl.zeros((S0, S1, S2), tl.int32)
+    i2 = tl.arange(0, S2)[None, None, :] + tl.zeros((S0, S1, S2), tl.int32)
+    if AXIS == 0:
+        index = (S0 - 1) - i0
+    elif AXIS == 1:
+        index = (i1 * 3 + i2) % S1
+    else:
+        index = (S2 - 1) - i2
+    tl.store(Z + o, tl.gather(x, index, AXIS))
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_gather_along_each_axis(axis, device):
+    x = np.random.RandomState(5).randint(-99, 99, size=(A, B, C)).astype(np.int32)
+    z = torch.zeros(x.size, dtype=torch.int32, device=device)
+    _gather_axis_kernel[(1,)](dev(x, device), z, AXIS=axis, S0=A, S1=B, S2=C)
+    i0, i1, i2 = np.indices((A, B, C))
+    index = [(A - 1) - i0, (i1 * 3 + i2) % B, (C - 1) - i2][axis]
+    np.testing.assert_array_equal(z.cpu().numpy().reshape(x.shape),
+                                  np.take_along_axis(x, index, axis))

@@ -9,10 +9,12 @@ assignment (`assign_in_parallel`), so `a, b = b, a` swaps as Python does."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any, Callable
 
 from .emitter import Emitter
+from .ops.descriptors import TensorDescriptor
 from .ops.memory import BlockPointer
 from .values import Value, unwrap
 
@@ -26,6 +28,11 @@ def carry_leaves(emit: Emitter, name: str, v: Any, storage_type: Callable[[Value
     variable; compile-time elements stay as they are (they must not change in the loop)."""
     if isinstance(v, tuple):
         return tuple(carry_leaves(emit, name, unwrap(x), storage_type) for x in v)
+    if isinstance(v, TensorDescriptor):  # its run-time fields are carried
+        return dataclasses.replace(
+            v, base=carry_leaves(emit, name, v.base, storage_type),
+            shape=carry_leaves(emit, name, v.shape, storage_type),
+            strides=carry_leaves(emit, name, v.strides, storage_type))
     if isinstance(v, BlockPointer):
         var = emit.fresh(name)
         emit.line(f"auto {var} = {v.expr};")
@@ -51,6 +58,14 @@ def leaf_writes(carried: Any, now: Any, mismatch: Callable[[str], Exception],
         for c, n in zip(carried, now):
             pairs += leaf_writes(c, n, mismatch, check)
         return pairs
+    if isinstance(carried, TensorDescriptor):
+        if not isinstance(now, TensorDescriptor) or (now.block_shape, now.padding, now.dtype) != (
+                carried.block_shape, carried.padding, carried.dtype):
+            raise mismatch(f"{carried.type_text()} before, "
+                           f"{now.type_text() if isinstance(now, TensorDescriptor) else repr(now)}"
+                           " after")
+        return leaf_writes((carried.base, carried.shape, carried.strides),
+                           (now.base, now.shape, now.strides), mismatch, check)
     if isinstance(carried, (Value, BlockPointer)):
         if not isinstance(now, (Value, BlockPointer)):
             raise mismatch(f"an element becomes a compile-time value ({now!r})")
@@ -82,6 +97,11 @@ def snapshot_aliases(emit: Emitter, scope: dict[str, Any], var: str, owner: str)
         if isinstance(v, tuple):
             items = tuple(copied(name, x) for x in v)
             return v if all(a is b for a, b in zip(items, v)) else items
+        if isinstance(v, TensorDescriptor):
+            fields = (copied(name, v.base), copied(name, v.shape), copied(name, v.strides))
+            if fields[0] is v.base and fields[1] is v.shape and fields[2] is v.strides:
+                return v
+            return dataclasses.replace(v, base=fields[0], shape=fields[1], strides=fields[2])
         if isinstance(v, (Value, BlockPointer)) and _mentions(v.expr, var):
             bound = emit.bind(name, v.expr)
             if isinstance(v, BlockPointer):

@@ -484,13 +484,16 @@ class Lowerer:
                 scope[name] = bp
                 carries[name] = Carry(name, var, bp, top_assigns.get(name))
                 continue
-            if isinstance(v, tuple):
+            if isinstance(v, (tuple, TensorDescriptor)):
                 leaves = carry_leaves(self.emit, name, v, self._storage_type)
                 scope[name] = leaves
                 carries[name] = Carry(name, "", leaves, None)
                 continue
             if not isinstance(v, Value):
-                continue  # a compile-time value rebound in the loop gets a new binding each time
+                # A compile-time value (a helper's literal argument, a static_range index, a
+                # dtype, ...) cannot be carried: Triton refuses to reassign it in the loop.
+                raise self.error(node, f"cannot reassign constexpr '{name}' in the loop (it "
+                                 f"holds {self.describe(v)}, known at compile time)")
             var = self.emit.fresh(name)
             affine = self._affine_updates(body, name)
             if v.shape and (v.dtype.is_ptr() or v.dtype.is_int()) and affine:
@@ -570,7 +573,7 @@ class Lowerer:
         writes: list[tuple[str, str]] = []
         for name, carry in carries.items():
             v = unwrap(scope.get(name))
-            if isinstance(carry.value, tuple):
+            if isinstance(carry.value, (tuple, TensorDescriptor)):
                 def mismatch(why: str, name: str = name) -> CompilationError:
                     return self.error(node, f"loop-carried tuple '{name}' changes in the loop: "
                                       f"{why} (its structure and types may not change)")

@@ -10,7 +10,7 @@ from ..values import Value, unwrap
 from . import op
 from .arith import broadcast_shapes, convert
 from .context import OpContext
-from .memory import note_write
+from .memory import fits, note_write
 from .rank3 import fit_all
 
 _SEMS = {None, "acquire", "release", "acq_rel", "relaxed"}
@@ -50,9 +50,12 @@ def _rmw(name: str):
             return cx.bind("old", f"({mv.expr} ? {call} : {convert(Value('0', elem), elem).expr})",
                            elem)
         if shape != p.shape:
-            raise cx.unsupported(f"{name} with pointers of shape {list(p.shape)} broadcast to "
-                                 f"{list(shape)}")
-        v, mv = fit_all(shape, v, None if m is None else cx.value(m))
+            raise cx.error(f"{name}: a value of shape {list(v.shape)} cannot be broadcast to "
+                           f"the pointers' shape {list(p.shape)}")
+        mv = None if m is None else cx.value(m)
+        if mv is not None:
+            fits(cx, mv, shape, f"{name}'s mask")
+        v, mv = fit_all(shape, v, mv)
         args = f"{p.expr}, {v.expr}" + ("" if mv is None else f", {mv.expr}")
         return cx.bind("old", f"tl::{name}({args})", elem, shape)
     return atomic
@@ -71,5 +74,7 @@ def atomic_cas(cx: OpContext, pointer: Any, cmp: Any, val: Any, sem: Any = None,
     c = convert(cx.value(cmp, elem), elem)
     v = convert(cx.value(val, elem), elem)
     note_write(cx, p.roots)
+    fits(cx, c, p.shape, "atomic_cas's cmp")
+    fits(cx, v, p.shape, "atomic_cas's val")
     c, v = fit_all(p.shape, c, v)
     return cx.bind("old", f"tl::atomic_cas({p.expr}, {c.expr}, {v.expr})", elem, p.shape)

@@ -10,7 +10,9 @@ from .. import cpp
 from ..errors import CompilationError
 from ..values import Value, unwrap
 from . import op
+from .arith import broadcast_shapes
 from .context import OpContext
+from .rank3 import fit_all
 
 
 @op("static_print")
@@ -59,6 +61,8 @@ def device_assert(cx: OpContext, cond: Any, msg: Any = "", mask: Any = None) -> 
         return None
     if unwrap(mask) is not None:
         m = cx.value(mask)
+        shape = broadcast_shapes(cx, c.shape, m.shape)
+        m, c = fit_all(shape, m, c)
         cx.emit.line(f"device_assert(tl::where({m.expr}, {c.expr}, true), {cpp.string(message)});")
     else:
         cx.emit.line(f"device_assert({c.expr}, {cpp.string(message)});")

@@ -56,8 +56,16 @@ def _mask(cx: OpContext, mask: Any, shape: tuple[int, ...]) -> Value | None:
     m = cx.value(m)
     if m.dtype != tl.int1:
         raise cx.error(f"mask must have boolean scalar type, got {m.type_text()}")
-    broadcast_shapes(cx, shape, m.shape)
+    fits(cx, m, shape, "mask")
     return m
+
+
+def fits(cx: OpContext, v: Value, shape: tuple[int, ...], what: str) -> None:
+    """v must broadcast to the pointer block's `shape` without widening it, as Triton's
+    broadcast_impl_shape(v, ptr.shape) requires."""
+    if broadcast_shapes(cx, shape, v.shape) != shape:
+        raise cx.error(f"{what} of shape {list(v.shape)} cannot be broadcast to the pointers' "
+                       f"shape {list(shape)}")
 
 
 def _boundary(cx: OpContext, boundary_check: Any, rank: int) -> int:
@@ -103,10 +111,7 @@ def load(cx: OpContext, pointer: Any, mask: Any = None, other: Any = None, bound
     o = unwrap(other)
     if o is not None and m is None:
         raise cx.error("`other` cannot be provided without `mask`")
-    shape = p.shape if m is None else broadcast_shapes(cx, p.shape, m.shape)
-    if shape != p.shape:
-        raise cx.unsupported(f"a mask of shape {list(m.shape)} wider than its pointer block "
-                             f"{list(p.shape)} (broadcast the pointers first)")
+    shape = p.shape
     if m is None:
         return cx.bind("load", f"tl::load({p.expr})", elem, shape)
     m = fit(m, shape)
@@ -146,7 +151,7 @@ def store(cx: OpContext, pointer: Any, value: Any, mask: Any = None, boundary_ch
     ptr = unwrap(pointer)
     if isinstance(ptr, BlockPointer):
         v = cx.value(value, ptr.element)
-        broadcast_shapes(cx, ptr.shape, v.shape)
+        fits(cx, v, ptr.shape, "the stored value")
         bits = _boundary(cx, boundary_check, len(ptr.shape))
         note_write(cx, ptr.roots)
         stored = fit(convert_checked(cx, v, ptr.element), ptr.shape)

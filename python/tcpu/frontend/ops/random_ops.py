@@ -122,6 +122,11 @@ def philox(cx: OpContext, seed: Any, c0: Any, c1: Any, c2: Any, c3: Any,
     rounds = _rounds(cx, n_rounds)
     word, counters = _philox_words(cx, [cx.value(c) for c in (c0, c1, c2, c3)], "tl.philox")
     # Triton 3.6's 64-bit key is (seed, a [1] block of 0): results are blocks of at least [1].
+    # (With scalar counters a word becomes [1] only once the key has reached it: c2 after
+    # round 1, c0 and c1 after round 2, c3 after round 3; tcpu gives all four [1] blocks, which
+    # is Triton's answer from 3 rounds on.)
+    if word == tl.uint64 and rounds < 3 and not any(c.shape for c in counters):
+        raise cx.unsupported("tl.philox with 64-bit scalar counters and fewer than 3 rounds")
     shape: tuple[int, ...] = () if word == tl.uint32 else (1,)
     for c in counters:
         shape = broadcast_shapes(cx, shape, c.shape)

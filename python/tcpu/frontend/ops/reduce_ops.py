@@ -264,6 +264,8 @@ def topk(cx: OpContext, x: Any, k: Any, dim: Any = None) -> Value:
 @op("histogram")
 def histogram(cx: OpContext, input: Any, num_bins: Any, mask: Any = None) -> Value:
     v = _block(cx, input, "tl.histogram")
+    if len(v.shape) != 1:  # Triton asserts it
+        raise cx.error(f"tl.histogram takes a 1-D block, got {v.type_text()}")
     n = cx.const(num_bins, "num_bins")
     m = unwrap(mask)
     args = v.expr if m is None else f"{v.expr}, {cx.value(m).expr}"

@@ -73,8 +73,17 @@ def _ctype(v: Value) -> str:
 def expand_dims(cx: OpContext, input: Any, axis: Any) -> Value:
     v = cx.value(input)
     axes = cx.const(axis, "axis")
-    for a in (axes if isinstance(axes, (tuple, list)) else (axes,)):
-        v = expand(cx, v, unwrap(a))
+    axes = [unwrap(a) for a in (axes if isinstance(axes, (tuple, list)) else (axes,))]
+    # Triton's order: every axis wrapped against the result's rank, then inserted in order.
+    ndim = len(v.shape) + len(axes)
+    for a in axes:
+        if not isinstance(a, int) or not -ndim <= a < ndim:
+            raise cx.error(f"expand_dims: invalid axis {a!r}, expected {-ndim} <= axis < {ndim}")
+    wrapped = [a % ndim for a in axes]
+    if len(set(wrapped)) != len(wrapped):
+        raise cx.error(f"expand_dims received duplicate axes, normalized axes = {wrapped}")
+    for a in sorted(wrapped):
+        v = expand(cx, v, a)
     return v
 
 
@@ -145,8 +154,8 @@ def cat(cx: OpContext, input: Any, other: Any, can_reorder: Any = False, dim: An
     if not cx.const(can_reorder, "can_reorder"):
         raise cx.error("the current implementation of cat always may reorder elements: pass "
                        "can_reorder=True")
-    if len(a.shape) != 1:
-        raise cx.error(f"cat takes 1-D blocks, got {a.type_text()}")
+    if len(a.shape) != 1 or len(b.shape) != 1:
+        raise cx.error(f"cat takes 1-D blocks, got {a.type_text()} and {b.type_text()}")
     if a.dtype != b.dtype or a.shape[1:] != b.shape[1:]:
         raise cx.error(f"cat: incompatible blocks {a.type_text()} and {b.type_text()}")
     shape = (a.shape[0] + b.shape[0],) + a.shape[1:]
@@ -212,10 +221,27 @@ def flip(cx: OpContext, x: Any, dim: Any = None) -> Value:
 @op("gather")
 def gather(cx: OpContext, src: Any, index: Any, axis: Any) -> Value:
     s, i = cx.value(src), cx.value(index)
-    a = cx.const(axis, "axis") % len(s.shape)
+    rank = len(s.shape)
+    a = cx.const(axis, "axis")
+    # Triton's checks (semantic.gather): one rank, integer indices, equal sizes off the axis.
+    if not s.shape or len(i.shape) != rank:
+        raise cx.error(f"gather: source and index must be blocks of one rank, got "
+                       f"{s.type_text()} and {i.type_text()}")
+    if not i.dtype.is_int():
+        raise cx.error(f"gather: the index must hold integers, got {i.type_text()}")
+    if not isinstance(a, int) or not -rank <= a < rank:
+        raise cx.error(f"gather: axis {a!r} is out of range for rank {rank}")
+    a %= rank
+    for d in range(rank):
+        if d != a and s.shape[d] != i.shape[d]:
+            raise cx.error(f"gather: index dimension {d} has size {i.shape[d]}, the source "
+                           f"{s.shape[d]} (only the gather axis may differ)")
     if len(s.shape) == 3:
-        if a != 2:
-            raise cx.unsupported("tl.gather of a rank-3 block along a dimension other than the "
-                                 "last")
-        a = 1  # tl's [A * B, C] form: each row gathers from its own row
+        # Along the last dimension of the [A * B, C] form each row gathers from its own row;
+        # another axis is moved there first (source and index alike), then back.
+        ms, order = along_last(s, a)
+        mi, _ = along_last(i, a)
+        gathered = Value(f"tl::gather<1>({ms.expr}, {mi.expr})", s.dtype, mi.shape)
+        back = gathered if a == 2 else permute3(gathered, inverse(order))
+        return cx.bind("gathered", back.expr, s.dtype, i.shape)
     return cx.bind("gathered", f"tl::gather<{a}>({s.expr}, {i.expr})", s.dtype, i.shape)
