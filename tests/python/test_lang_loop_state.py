@@ -1,6 +1,8 @@
 """What a loop carries, with Python's assignment semantics: swaps (`a, b = b, a`, and through a
-temporary), loop-carried tuples (nested, with numbers, updated by a helper, in a while loop), @jit helpers called in loops (their `return` and their local names are not the
-loop's), and the errors for a carried tuple whose structure changes.
+temporary), loop-carried tuples (nested, with numbers, updated by a helper, in a while loop),
+tensor descriptors (carried, or made from a carried pointer), @jit helpers called in loops
+(their `return` and their local names are not the loop's), and the errors for a carried tuple
+whose structure changes.
 
 Python assigns by reference: `t = a` names the value a holds, so after `a = b`, t still holds
 the old value, and `a, b = b, a` evaluates the right side before assigning. Triton's code
