@@ -38,8 +38,8 @@ Expected<TargetDescription> describeTarget(const std::string& cpuName) {
   std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(triple, "generic", ""));
   if (!info || !info->isCPUStringValid(cpuName))
     return Status(TCPU_ERROR_NOT_SUPPORTED,
-                  concat("target CPU '", cpuName, "' (TCPU_JIT_TARGET_CPU or TCPU_TARGET_CPU) ",
-                         "is not a CPU LLVM knows for ", triple));
+                  concat("target CPU '", cpuName, "' is not a CPU LLVM knows for ", triple,
+                         " (it came from TCPU_JIT_TARGET_CPU or TCPU_TARGET_CPU)"));
   return TargetDescription{triple, cpuName, ""};
 }
 
