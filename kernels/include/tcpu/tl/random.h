@@ -34,8 +34,10 @@ constexpr uint64_t kPhilox64RoundB = 0xCA5A826395121157ull;
 constexpr uint64_t kPhilox64KeyA = 0x9E3779B97F4A7C15ull;
 constexpr uint64_t kPhilox64KeyB = 0xBB67AE8584CAA73Bull;
 
+// (__extension__: g++ -Wpedantic refuses __int128 otherwise; the host builds of tl use g++.)
+__extension__ typedef unsigned __int128 uint128;
 constexpr uint64_t mulhi(uint64_t a, uint64_t b) {
-  return static_cast<uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
+  return static_cast<uint64_t>((static_cast<uint128>(a) * b) >> 64);
 }
 
 // (int32 bits) -> uniform in [0, 1), as Triton's uint_to_uniform_float for 32 bits.
