@@ -62,6 +62,15 @@ def host(t, dtype=None):
     return t.numpy().view(np.uint32) if dtype == "uint32" else t.numpy()
 
 
+@triton.jit
+def offsets3(A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    """Row-major offsets of an [A, B, C] block."""
+    i = tl.arange(0, A)[:, None, None]
+    j = tl.arange(0, B)[None, :, None]
+    k = tl.arange(0, C)[None, None, :]
+    return i * (B * C) + j * C + k
+
+
 # The offsets of a row-major (M, N) block.
 @triton.jit
 def offsets2(M: tl.constexpr, N: tl.constexpr):

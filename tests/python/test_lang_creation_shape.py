@@ -18,20 +18,7 @@ import torch
 
 import triton
 import triton.language as tl
-from lang_support import NP, TORCH, data, dev, offsets2, tl_dtype
-
-# --------------------------------------------------------------------------------------
-# @jit helpers: load/store dense row-major blocks of rank 1..3
-# --------------------------------------------------------------------------------------
-
-
-@triton.jit
-def _offsets3(A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
-    i = tl.arange(0, A)[:, None, None]
-    j = tl.arange(0, B)[None, :, None]
-    k = tl.arange(0, C)[None, None, :]
-    return i * (B * C) + j * C + k
-
+from lang_support import NP, TORCH, data, dev, offsets2, offsets3, tl_dtype
 
 # --------------------------------------------------------------------------------------
 # program_id / num_programs
@@ -185,7 +172,7 @@ def _expand_dims_kernel(X, Z, AXIS: tl.constexpr, N: tl.constexpr, S0: tl.conste
         tl.store(Z + offsets2(S0, S1), y)
     else:
         tl.static_assert(y.shape[0] == S0 and y.shape[1] == S1 and y.shape[2] == S2)
-        tl.store(Z + _offsets3(S0, S1, S2), y)
+        tl.store(Z + offsets3(S0, S1, S2), y)
 
 
 @pytest.mark.parametrize("axis, shape", [(0, (1, 16, 0)), (1, (16, 1, 0)), (-1, (16, 1, 0)),
@@ -250,7 +237,7 @@ def test_reshape_keeps_row_major_order(a, b, c, d, e, dtype, device):
 
 @triton.jit
 def _reshape3_kernel(X, Z, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
-    x = tl.load(X + _offsets3(A, B, C))
+    x = tl.load(X + offsets3(A, B, C))
     y = tl.reshape(x, A * B, C)
     tl.store(Z + offsets2(A * B, C), y)
 
@@ -308,12 +295,12 @@ def test_trans_2d(m, n, dtype, device):
 
 @triton.jit
 def _permute3_kernel(X, Z0, Z1, Z2, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
-    x = tl.load(X + _offsets3(A, B, C))
+    x = tl.load(X + offsets3(A, B, C))
     y = tl.permute(x, (2, 0, 1))                 # shape (C, A, B)
     tl.static_assert(y.shape[0] == C and y.shape[1] == A and y.shape[2] == B)
-    tl.store(Z0 + _offsets3(C, A, B), y)
-    tl.store(Z1 + _offsets3(B, C, A), tl.permute(x, 1, 2, 0))   # varargs form
-    tl.store(Z2 + _offsets3(C, B, A), tl.trans(x, 2, 1, 0))
+    tl.store(Z0 + offsets3(C, A, B), y)
+    tl.store(Z1 + offsets3(B, C, A), tl.permute(x, 1, 2, 0))   # varargs form
+    tl.store(Z2 + offsets3(C, B, A), tl.trans(x, 2, 1, 0))
 
 
 def test_permute_3d(device):
@@ -388,7 +375,7 @@ def _join2d_split_kernel(X, Y, J, E, O, M: tl.constexpr, N: tl.constexpr):
     x = tl.load(X + offs)
     y = tl.load(Y + offs)
     j = tl.join(x, y)                                     # (M, N, 2)
-    tl.store(J + _offsets3(M, N, 2), j)
+    tl.store(J + offsets3(M, N, 2), j)
     # split a block read from memory: even and odd columns of an (M, 2N) matrix
     w = tl.load(X + offsets2(M // 2, 2 * N))             # the same memory seen as (M/2, 2N)
     e, o = tl.split(tl.reshape(w, (M // 2, N, 2)))

@@ -15,27 +15,19 @@ import torch
 
 import triton
 import triton.language as tl
-from lang_support import dev
+from lang_support import dev, offsets3
 
 A, B, C = 2, 4, 8
 
 
 @triton.jit
-def _offsets3(S0: tl.constexpr, S1: tl.constexpr, S2: tl.constexpr):
-    i = tl.arange(0, S0)[:, None, None]
-    j = tl.arange(0, S1)[None, :, None]
-    k = tl.arange(0, S2)[None, None, :]
-    return i * (S1 * S2) + j * S2 + k
-
-
-@triton.jit
 def _broadcast_kernel(X, Y, Z, XS0: tl.constexpr, XS1: tl.constexpr, XS2: tl.constexpr,
                       YS0: tl.constexpr, YS1: tl.constexpr, YS2: tl.constexpr):
-    x = tl.load(X + _offsets3(XS0, XS1, XS2))
-    y = tl.load(Y + _offsets3(YS0, YS1, YS2))
+    x = tl.load(X + offsets3(XS0, XS1, XS2))
+    y = tl.load(Y + offsets3(YS0, YS1, YS2))
     s = x * 100 + y
     tl.static_assert(len(s.shape) == 3)
-    tl.store(Z + _offsets3(s.shape[0], s.shape[1], s.shape[2]), s)
+    tl.store(Z + offsets3(s.shape[0], s.shape[1], s.shape[2]), s)
 
 
 SHAPES = [(A, B, C), (A, 1, C), (1, B, C), (A, B, 1), (1, B, 1), (A, 1, 1), (1, 1, C), (1, 1, 1)]
@@ -57,10 +49,10 @@ def test_broadcast_between_rank3_shapes(xs, ys, device):
 
 @triton.jit
 def _rank2_operand_kernel(X, Y, Z, S0: tl.constexpr, S1: tl.constexpr, S2: tl.constexpr):
-    x = tl.load(X + _offsets3(S0, S1, S2))
+    x = tl.load(X + offsets3(S0, S1, S2))
     y2 = tl.load(Y + tl.arange(0, S1)[:, None] * S2 + tl.arange(0, S2)[None, :])  # [S1, S2]
     y1 = tl.load(Y + tl.arange(0, S2))  # [S2]
-    tl.store(Z + _offsets3(S0, S1, S2), x - y2 + y1 * 1000)
+    tl.store(Z + offsets3(S0, S1, S2), x - y2 + y1 * 1000)
 
 
 def test_lower_rank_operands_align_to_the_trailing_dimensions(device):
@@ -75,14 +67,14 @@ def test_lower_rank_operands_align_to_the_trailing_dimensions(device):
 @triton.jit
 def _reduce_kernel(X, S, M, I, K, AXIS: tl.constexpr, S0: tl.constexpr, S1: tl.constexpr,
                    S2: tl.constexpr, R0: tl.constexpr, R1: tl.constexpr):
-    x = tl.load(X + _offsets3(S0, S1, S2))
+    x = tl.load(X + offsets3(S0, S1, S2))
     r = tl.arange(0, R0)[:, None] * R1 + tl.arange(0, R1)[None, :]
     tl.store(S + r, tl.sum(x, axis=AXIS))
     tl.store(M + r, tl.max(x, axis=AXIS))
     tl.store(I + r, tl.argmax(x, axis=AXIS))
     kept = tl.min(x, axis=AXIS, keep_dims=True)
     tl.static_assert(len(kept.shape) == 3)
-    tl.store(K + _offsets3(kept.shape[0], kept.shape[1], kept.shape[2]), kept)
+    tl.store(K + offsets3(kept.shape[0], kept.shape[1], kept.shape[2]), kept)
 
 
 @pytest.mark.parametrize("axis", [0, 1, 2, -1])
@@ -108,11 +100,11 @@ def _add_and_count(a, na, b, nb):
 @triton.jit
 def _reduce_pair_kernel(X, S, N, AXIS: tl.constexpr, S0: tl.constexpr, S1: tl.constexpr,
                         S2: tl.constexpr):
-    x = tl.load(X + _offsets3(S0, S1, S2))
+    x = tl.load(X + offsets3(S0, S1, S2))
     ones = tl.full(x.shape, 1, tl.int32)
     s, n = tl.reduce((x, ones), AXIS, _add_and_count, keep_dims=True)
-    tl.store(S + _offsets3(s.shape[0], s.shape[1], s.shape[2]), s)
-    tl.store(N + _offsets3(n.shape[0], n.shape[1], n.shape[2]), n)
+    tl.store(S + offsets3(s.shape[0], s.shape[1], s.shape[2]), s)
+    tl.store(N + offsets3(n.shape[0], n.shape[1], n.shape[2]), n)
 
 
 @pytest.mark.parametrize("axis", [0, 1, 2])
@@ -137,7 +129,7 @@ def _max_first(a, ia, b, ib):
 @triton.jit
 def _scan_kernel(X, CS, CP, RV, MX, FL, AXIS: tl.constexpr, S0: tl.constexpr,
                  S1: tl.constexpr, S2: tl.constexpr):
-    o = _offsets3(S0, S1, S2)
+    o = offsets3(S0, S1, S2)
     x = tl.load(X + o)
     tl.store(CS + o, tl.cumsum(x, AXIS))
     tl.store(CP + o, tl.cumprod(x % 3 + 1, AXIS))
@@ -168,12 +160,12 @@ def _join_kernel(X, Y, J, L, R, IL, M: tl.constexpr, N: tl.constexpr):
     y = tl.load(Y + o2)
     j = tl.join(x, y)  # [M, N, 2]
     tl.static_assert(j.shape[0] == M and j.shape[1] == N and j.shape[2] == 2)
-    tl.store(J + _offsets3(M, N, 2), j)
+    tl.store(J + offsets3(M, N, 2), j)
     left, right = tl.split(j * 2)
     tl.store(L + o2, left)
     tl.store(R + o2, right)
     il = tl.interleave(j, j + 1)  # [M, N, 4]
-    tl.store(IL + _offsets3(M, N, 4), il)
+    tl.store(IL + offsets3(M, N, 4), il)
 
 
 def test_join_split_interleave(device):
@@ -193,7 +185,7 @@ def test_join_split_interleave(device):
 
 @triton.jit
 def _sort_gather_kernel(X, S, G, W, S0: tl.constexpr, S1: tl.constexpr, S2: tl.constexpr):
-    o = _offsets3(S0, S1, S2)
+    o = offsets3(S0, S1, S2)
     x = tl.load(X + o)
     tl.store(S + o, tl.sort(x, descending=True))
     rev = (S2 - 1) - (tl.zeros(x.shape, tl.int32) + tl.arange(0, S2)[None, None, :])
@@ -214,7 +206,7 @@ def test_sort_gather_where(device):
 @triton.jit
 def _masked_kernel(X, Z, CNT, S0: tl.constexpr, S1: tl.constexpr, S2: tl.constexpr, LIM1,
                    LIM2):
-    o = _offsets3(S0, S1, S2)
+    o = offsets3(S0, S1, S2)
     row_ok = tl.arange(0, S1)[None, :, None] < LIM1  # [1, S1, 1]
     col_ok = tl.arange(0, S2)[None, None, :] < LIM2  # [1, 1, S2]
     x = tl.load(X + o, mask=row_ok & col_ok, other=-1)
@@ -238,7 +230,7 @@ def test_masked_loads_stores_and_atomics(device):
 
 @triton.jit
 def _loop_kernel(X, Z, S0: tl.constexpr, S1: tl.constexpr, S2: tl.constexpr, STEPS):
-    o = _offsets3(S0, S1, S2)
+    o = offsets3(S0, S1, S2)
     acc = tl.zeros((S0, S1, S2), dtype=tl.float32)
     x = tl.load(X + o)
     for i in range(STEPS):
@@ -259,11 +251,11 @@ def test_loop_carried_rank3_value(device):
 @triton.jit
 def _bmm_kernel(Aptr, Bptr, D, OUT, FUSED, BT: tl.constexpr, M: tl.constexpr, K: tl.constexpr,
                 N: tl.constexpr):
-    a = tl.load(Aptr + _offsets3(BT, M, K))
-    b = tl.load(Bptr + _offsets3(BT, K, N))
-    d = tl.load(D + _offsets3(BT, M, N))
-    tl.store(OUT + _offsets3(BT, M, N), tl.dot(a, b, d))
-    tl.store(FUSED + _offsets3(BT, M, N), d + tl.dot(a, b))
+    a = tl.load(Aptr + offsets3(BT, M, K))
+    b = tl.load(Bptr + offsets3(BT, K, N))
+    d = tl.load(D + offsets3(BT, M, N))
+    tl.store(OUT + offsets3(BT, M, N), tl.dot(a, b, d))
+    tl.store(FUSED + offsets3(BT, M, N), d + tl.dot(a, b))
 
 
 def test_batched_dot_with_accumulator(device):
@@ -294,7 +286,7 @@ def _block_ptr3_kernel(X, Z, S0, S1, S2, T0, T1, O0, O1, O2, D0: tl.constexpr, D
     # The same block unchecked along the last dimension, read where it is all inside.
     inner = tl.make_block_ptr(X, (S0, S1, S2), (T0, T1, 1), (0, 0, 0), (D0, D1, D2), (2, 1, 0))
     whole = tl.load(inner, boundary_check=(0, 1))
-    tl.store(Z + S0 * T0 + _offsets3(D0, D1, D2), whole)
+    tl.store(Z + S0 * T0 + offsets3(D0, D1, D2), whole)
 
 
 @pytest.mark.parametrize("origin", [(0, 0, 0), (1, 2, 3), (-1, -2, 5), (2, 3, 6)], ids=str)
@@ -320,7 +312,7 @@ def test_block_pointers_of_rank_3(origin, device):
 @triton.jit
 def _descriptor3_kernel(desc, OUT, D0: tl.constexpr, D1: tl.constexpr, D2: tl.constexpr):
     tile = desc.load([tl.program_id(0) * D0, 1, 0])
-    tl.store(OUT + tl.program_id(0) * D0 * D1 * D2 + _offsets3(D0, D1, D2), tile * 2)
+    tl.store(OUT + tl.program_id(0) * D0 * D1 * D2 + offsets3(D0, D1, D2), tile * 2)
 
 
 def test_host_tensor_descriptor_of_rank_3(device):
@@ -341,7 +333,7 @@ def _expand_axes_kernel(X, Z, AXES: tl.constexpr, S0: tl.constexpr, S1: tl.const
                         S2: tl.constexpr):
     y = tl.expand_dims(tl.load(X + tl.arange(0, S0 * S1 * S2)), AXES)
     tl.static_assert(y.shape[0] == S0 and y.shape[1] == S1 and y.shape[2] == S2)
-    tl.store(Z + _offsets3(S0, S1, S2), y)
+    tl.store(Z + offsets3(S0, S1, S2), y)
 
 
 # Triton wraps every axis against the result's rank, then inserts them in sorted order.
@@ -357,7 +349,7 @@ def test_expand_dims_with_several_axes(axes, shape, device):
 @triton.jit
 def _gather_axis_kernel(X, Z, AXIS: tl.constexpr, S0: tl.constexpr, S1: tl.constexpr,
                         S2: tl.constexpr):
-    o = _offsets3(S0, S1, S2)
+    o = offsets3(S0, S1, S2)
     x = tl.load(X + o)
     i0 = tl.arange(0, S0)[:, None, None] + tl.zeros((S0, S1, S2), tl.int32)
     i1 = tl.arange(0, S1)[None, :, None] + tl.zeros((S0, S1, S2), tl.int32)

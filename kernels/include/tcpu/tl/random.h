@@ -49,21 +49,31 @@ constexpr float uniform(uint32_t bits) {
 
 } // namespace detail
 
+namespace detail {
+// Philox's rounds for either word width: a and b multiply, ka and kb raise the key.
+template <int Rounds, class Words, class W>
+constexpr Words philoxRounds(W c0, W c1, W c2, W c3, W k0, W k1, W a, W b, W ka, W kb) {
+  for (int round = 0; round < Rounds; ++round) {
+    const W oldC0 = c0, oldC2 = c2;
+    c0 = mulhi(b, oldC2) ^ c1 ^ k0;
+    c2 = mulhi(a, oldC0) ^ c3 ^ k1;
+    c1 = static_cast<W>(b * oldC2);
+    c3 = static_cast<W>(a * oldC0);
+    k0 = static_cast<W>(k0 + ka);
+    k1 = static_cast<W>(k1 + kb);
+  }
+  return {c0, c1, c2, c3};
+}
+} // namespace detail
+
 // Philox 4x32-10 on counter (c0, c1, c2, c3) with key (k0, k1).
 // Rounds: Triton's n_rounds (10 unless a kernel asks for another count).
 template <int Rounds = 10>
 constexpr Philox4x32 philox(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint32_t k0,
                             uint32_t k1) {
-  for (int round = 0; round < Rounds; ++round) {
-    const uint32_t oldC0 = c0, oldC2 = c2;
-    c0 = detail::mulhi(detail::kPhiloxRoundB, oldC2) ^ c1 ^ k0;
-    c2 = detail::mulhi(detail::kPhiloxRoundA, oldC0) ^ c3 ^ k1;
-    c1 = detail::kPhiloxRoundB * oldC2;
-    c3 = detail::kPhiloxRoundA * oldC0;
-    k0 += detail::kPhiloxKeyA;
-    k1 += detail::kPhiloxKeyB;
-  }
-  return {c0, c1, c2, c3};
+  return detail::philoxRounds<Rounds, Philox4x32>(c0, c1, c2, c3, k0, k1, detail::kPhiloxRoundA,
+                                                  detail::kPhiloxRoundB, detail::kPhiloxKeyA,
+                                                  detail::kPhiloxKeyB);
 }
 
 // Philox 4x64 with Rounds rounds, as tl.philox computes it for 64-bit counters (the same
@@ -71,16 +81,9 @@ constexpr Philox4x32 philox(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, 
 template <int Rounds = 10>
 constexpr Philox4x64 philox64(uint64_t c0, uint64_t c1, uint64_t c2, uint64_t c3, uint64_t k0,
                               uint64_t k1) {
-  for (int round = 0; round < Rounds; ++round) {
-    const uint64_t oldC0 = c0, oldC2 = c2;
-    c0 = detail::mulhi(detail::kPhilox64RoundB, oldC2) ^ c1 ^ k0;
-    c2 = detail::mulhi(detail::kPhilox64RoundA, oldC0) ^ c3 ^ k1;
-    c1 = detail::kPhilox64RoundB * oldC2;
-    c3 = detail::kPhilox64RoundA * oldC0;
-    k0 += detail::kPhilox64KeyA;
-    k1 += detail::kPhilox64KeyB;
-  }
-  return {c0, c1, c2, c3};
+  return detail::philoxRounds<Rounds, Philox4x64>(c0, c1, c2, c3, k0, k1, detail::kPhilox64RoundA,
+                                                  detail::kPhilox64RoundB, detail::kPhilox64KeyA,
+                                                  detail::kPhilox64KeyB);
 }
 
 // The seed's two keys and the offset's two counter words, as Triton splits
