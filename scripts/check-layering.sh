@@ -29,10 +29,12 @@ PARTS = {
 FOLDERS = {
     "runtime": {
         "modules": set(),
-        "state": {"modules"},
-        "launch": {"state"},
+        "settings": set(),
+        "memory": set(),
+        "state": {"modules", "settings", "memory"},
+        "launch": {"state", "settings", "memory"},
         "cuda": {"state"},
-        "api": {"state", "modules", "launch", "cuda"},
+        "api": {"state", "settings", "memory", "modules", "launch", "cuda"},
     },
     "codegen": {
         "support": set(),

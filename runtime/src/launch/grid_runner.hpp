@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "state/settings.hpp"
+#include "settings/settings.hpp"
 #include "tcpu/kernel_abi.h"
 
 namespace tcpu::detail {

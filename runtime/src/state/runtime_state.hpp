@@ -4,12 +4,12 @@
 
 #include <atomic>
 
+#include "memory/memory_map.hpp"
+#include "settings/settings.hpp"
 #include "state/event.hpp"
 #include "state/handle_table.hpp"
 #include "state/loader_registry.hpp"
-#include "state/memory_map.hpp"
 #include "state/objects.hpp"
-#include "state/settings.hpp"
 #include "state/stream.hpp"
 
 namespace tcpu::detail {

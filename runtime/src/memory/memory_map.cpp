@@ -1,4 +1,4 @@
-#include "state/memory_map.hpp"
+#include "memory/memory_map.hpp"
 
 #include <cstdlib>
 #include <mutex>

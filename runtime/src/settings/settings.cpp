@@ -1,4 +1,4 @@
-#include "state/settings.hpp"
+#include "settings/settings.hpp"
 
 #include "tcpu/environment.hpp"
 
