@@ -20,7 +20,8 @@ TCPU_API Expected<uint64_t> parseWholeNumber(const std::string& text, const char
                                              uint64_t minimum, uint64_t maximum);
 
 // Every boolean variable tcpu's C++ libraries read (TCPU_CACHE_DISABLE, TCPU_CRASH_REPORT,
-// TCPU_DEBUG, TCPU_DLOPEN_PROBE, TCPU_GDB_JIT, TCPU_PERF_MAP), checked: the first bad one's error.
+// TCPU_DEBUG, TCPU_DLOPEN_PROBE, TCPU_GDB_JIT, TCPU_MEM_GUARD, TCPU_PERF_MAP), checked: the first
+// bad one's error.
 // tcpuInit fails with it, so a misspelt value is reported once, up front, and the readers may take
 // the default.
 TCPU_API Status checkEnvironmentFlags();

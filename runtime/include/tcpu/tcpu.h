@@ -341,6 +341,20 @@ TCPU_API tcpuResult tcpuLaunchKernel(tcpuFunction f, unsigned int gridDimX, unsi
 typedef uint64_t tcpuDeviceptr;
 
 TCPU_API tcpuResult tcpuMemAlloc(tcpuDeviceptr* dptr, size_t bytesize);
+
+/* Flags of tcpuMemAllocEx (named as CUDA's CU_MEMHOSTALLOC_* flags of cuMemHostAlloc). */
+#define TCPU_MEMALLOC_DEFAULT 0x00
+/* The allocation ends at a guard page that faults on any access, so that a kernel running off
+ * the end of the buffer dies at its first access past it, with the crash report naming the kernel
+ * and program, instead of corrupting other memory (a GPU's "illegal address"). The data stays
+ * 64-byte aligned, so an overrun smaller than the padding to 64 bytes is not caught, nor is an
+ * access before the start; each allocation takes whole pages and a mapping of its own.
+ * TCPU_MEM_GUARD=1 in the environment (read by tcpuInit) guards every allocation. On a CUDA
+ * context the flag is accepted and changes nothing: the GPU faults at the kernel already. */
+#define TCPU_MEMALLOC_GUARD 0x01
+/* tcpuMemAlloc with flags: TCPU_MEMALLOC_DEFAULT or TCPU_MEMALLOC_GUARD; other bits are
+ * TCPU_ERROR_INVALID_VALUE. */
+TCPU_API tcpuResult tcpuMemAllocEx(tcpuDeviceptr* dptr, size_t bytesize, unsigned int flags);
 /* Waits for all streams' work first (the memory may be in use). */
 TCPU_API tcpuResult tcpuMemFree(tcpuDeviceptr dptr);
 /* Copies and sets run on the null stream. The device side must lie inside one

@@ -1,5 +1,5 @@
-// tcpuMem* entry points: 64-byte aligned host memory with known extents, and host
-// ranges registered so that bounds-checked kernels know their extents too.
+// tcpuMem* entry points: 64-byte aligned host memory with known extents (optionally ending at a
+// guard page), and host ranges registered so that bounds-checked kernels know their extents too.
 #include <cstring>
 #include <vector>
 
@@ -51,25 +51,38 @@ Status hostPointer(const void* pointer, const char* what, size_t bytes) {
   return {};
 }
 
+// tcpuMemAlloc and tcpuMemAllocEx, errors named after `api`.
+tcpuResult allocate(const char* api, tcpuDeviceptr* dptr, size_t bytesize, unsigned int flags) {
+  return initializedApi(api, [&] {
+    if (!dptr) return fail(TCPU_ERROR_INVALID_VALUE, api, ": dptr is NULL");
+    if ((flags & ~unsigned{TCPU_MEMALLOC_GUARD}) != 0)
+      return fail(TCPU_ERROR_INVALID_VALUE, api, ": flags=0x", std::hex, flags,
+                  " has bits other than TCPU_MEMALLOC_GUARD");
+    if (std::shared_ptr<CudaContext> cuda = currentCuda()) {
+      Expected<tcpuDeviceptr> allocated = cuda->memAlloc(bytesize);
+      if (!allocated) return reportAs(api, allocated.status());
+      *dptr = *allocated;
+      return TCPU_SUCCESS;
+    }
+    const bool guarded =
+        (flags & TCPU_MEMALLOC_GUARD) != 0 || runtime().settings.guardAllocations();
+    Expected<uintptr_t> address = runtime().memory.allocate(bytesize, guarded);
+    if (!address) return fail(address.status().code(), api, ": ", address.status().message());
+    *dptr = *address;
+    return TCPU_SUCCESS;
+  });
+}
+
 } // namespace
 
 extern "C" {
 
 tcpuResult tcpuMemAlloc(tcpuDeviceptr* dptr, size_t bytesize) {
-  return initializedApi("tcpuMemAlloc", [&] {
-    if (!dptr) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuMemAlloc: dptr is NULL");
-    if (std::shared_ptr<CudaContext> cuda = currentCuda()) {
-      Expected<tcpuDeviceptr> allocated = cuda->memAlloc(bytesize);
-      if (!allocated) return reportAs("tcpuMemAlloc", allocated.status());
-      *dptr = *allocated;
-      return TCPU_SUCCESS;
-    }
-    Expected<uintptr_t> address = runtime().memory.allocate(bytesize);
-    if (!address)
-      return fail(address.status().code(), "tcpuMemAlloc: ", address.status().message());
-    *dptr = *address;
-    return TCPU_SUCCESS;
-  });
+  return allocate("tcpuMemAlloc", dptr, bytesize, TCPU_MEMALLOC_DEFAULT);
+}
+
+tcpuResult tcpuMemAllocEx(tcpuDeviceptr* dptr, size_t bytesize, unsigned int flags) {
+  return allocate("tcpuMemAllocEx", dptr, bytesize, flags);
 }
 
 tcpuResult tcpuMemFree(tcpuDeviceptr dptr) {

@@ -146,6 +146,14 @@ void onFatalSignal(int signal, siginfo_t* info, void* context) {
     line << " of grid (" << uint64_t{launch->grid[0]} << ", " << uint64_t{launch->grid[1]} << ", "
          << uint64_t{launch->grid[2]} << ")";
     line.write();
+    if (signal == SIGSEGV || signal == SIGBUS) {
+      // Most such faults are a load or store past a buffer: the bounds-checked build names the
+      // access (parameter, program, offset) and fails the launch instead of the process.
+      SignalSafeLine hint;
+      hint << "tcpu: if it accessed memory outside a buffer, TCPU_CHECK=bounds in the environment "
+              "names the access (kernels compiled from IR or source)";
+      hint.write();
+    }
   }
   errno = savedErrno;
   forward(signal, info, context);

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "memory/guarded_allocation.hpp"
+
 namespace tcpu::detail {
 namespace {
 
@@ -17,25 +19,34 @@ auto firstEndingAfter(Buffers& buffers, uintptr_t address) {
 
 } // namespace
 
-Expected<uintptr_t> MemoryMap::allocate(size_t bytes) {
+Expected<uintptr_t> MemoryMap::allocate(size_t bytes, bool guarded) {
   if (bytes == 0) return Status(TCPU_ERROR_INVALID_VALUE, "bytesize is 0");
-  if (bytes > SIZE_MAX - 63)
+  if (bytes > SIZE_MAX - (kAllocationAlignment - 1))
     return Status(TCPU_ERROR_OUT_OF_MEMORY, concat("bytesize=", bytes, " is too large"));
-  void* memory = std::aligned_alloc(64, (bytes + 63) & ~size_t{63});
-  if (!memory)
-    return Status(TCPU_ERROR_OUT_OF_MEMORY, concat("cannot allocate bytesize=", bytes, " bytes"));
-  const auto address = reinterpret_cast<uintptr_t>(memory);
+  uintptr_t address = 0;
+  if (guarded) {
+    Expected<uintptr_t> mapped = allocateGuarded(bytes, kAllocationAlignment);
+    if (!mapped) return mapped.status();
+    address = *mapped;
+  } else {
+    void* memory = std::aligned_alloc(kAllocationAlignment, (bytes + kAllocationAlignment - 1) &
+                                                                ~(kAllocationAlignment - 1));
+    if (!memory)
+      return Status(TCPU_ERROR_OUT_OF_MEMORY, concat("cannot allocate bytesize=", bytes, " bytes"));
+    address = reinterpret_cast<uintptr_t>(memory);
+  }
   std::unique_lock lock(mutex_);
   // Registered ranges the new memory overlaps were freed without being unregistered: the
   // memory is the allocation's now.
   auto it = firstEndingAfter(buffers_, address);
   while (it != buffers_.end() && it->first < address + bytes)
     it = it->second.registered ? buffers_.erase(it) : std::next(it);
-  buffers_.insert_or_assign(address, Entry{bytes, false});
+  buffers_.insert_or_assign(address, Entry{bytes, false, guarded});
   return address;
 }
 
 Status MemoryMap::release(uintptr_t address) {
+  Entry entry{};
   {
     std::unique_lock lock(mutex_);
     auto it = buffers_.find(address);
@@ -43,9 +54,13 @@ Status MemoryMap::release(uintptr_t address) {
       return Status(TCPU_ERROR_INVALID_VALUE,
                     concat("dptr=0x", std::hex, address,
                            " is not the start of a live tcpuMemAlloc allocation"));
+    entry = it->second;
     buffers_.erase(it);
   }
-  std::free(reinterpret_cast<void*>(address));
+  if (entry.guarded)
+    releaseGuarded(address, entry.size, kAllocationAlignment);
+  else
+    std::free(reinterpret_cast<void*>(address));
   return {};
 }
 
@@ -83,7 +98,7 @@ Status MemoryMap::registerHost(uintptr_t address, size_t bytes) {
                   concat("p=0x", std::hex, address, std::dec, " + ", bytes, " bytes overlaps the ",
                          it->second.registered ? "registered range" : "allocation", " of ",
                          it->second.size, " bytes at 0x", std::hex, it->first));
-  buffers_.emplace(address, Entry{bytes, true});
+  buffers_.emplace(address, Entry{bytes, true, false});
   return {};
 }
 

@@ -21,9 +21,13 @@ struct Extent {
   bool registered; // a tcpuMemHostRegister range, not an allocation
 };
 
+// What tcpuMemAlloc promises: every allocation starts on a 64-byte boundary.
+constexpr size_t kAllocationAlignment = 64;
+
 class MemoryMap {
 public:
-  Expected<uintptr_t> allocate(size_t bytes);
+  // `guarded`: end the allocation at a guard page (guarded_allocation.hpp); else aligned_alloc.
+  Expected<uintptr_t> allocate(size_t bytes, bool guarded);
   // Frees an allocation made by allocate(); `address` must be its start.
   Status release(uintptr_t address);
   // OK when [address, address + bytes) lies inside one allocation. `what` names the argument.
@@ -40,6 +44,7 @@ private:
   struct Entry {
     size_t size;
     bool registered;
+    bool guarded; // an allocation of allocateGuarded, to be unmapped
   };
   // The entry holding `address`, or end(). Needs the lock held.
   std::map<uintptr_t, Entry>::const_iterator holding(uintptr_t address) const;

@@ -11,9 +11,9 @@ namespace {
 
 // The boolean variables of the C++ libraries (the Python package reads its own the same way:
 // python/tcpu/_environment.py). Kept here, so that tcpuInit can check them all.
-constexpr std::array<const char*, 6> kFlags = {"TCPU_CACHE_DISABLE", "TCPU_CRASH_REPORT",
-                                               "TCPU_DEBUG",         "TCPU_DLOPEN_PROBE",
-                                               "TCPU_GDB_JIT",       "TCPU_PERF_MAP"};
+constexpr std::array<const char*, 7> kFlags = {
+    "TCPU_CACHE_DISABLE", "TCPU_CRASH_REPORT", "TCPU_DEBUG",   "TCPU_DLOPEN_PROBE",
+    "TCPU_GDB_JIT",       "TCPU_MEM_GUARD",    "TCPU_PERF_MAP"};
 
 bool equalsIgnoringCase(std::string_view text, std::string_view word) {
   if (text.size() != word.size()) return false;

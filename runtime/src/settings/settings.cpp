@@ -63,7 +63,10 @@ Status Settings::loadEnvironment() {
     if (!parsed) return parsed.status();
     schedule = *parsed;
   }
+  // checkEnvironmentFlags refused a bad value above.
+  const bool guard = *environmentFlag("TCPU_MEM_GUARD", false);
   defaultThreads_.store(threads, std::memory_order_relaxed);
+  guardAllocations_.store(guard, std::memory_order_relaxed);
   // A schedule set through the API wins over the environment, as the thread count does.
   if (schedule && !explicitSchedule_.load(std::memory_order_relaxed))
     schedule_.store(packSchedule(schedule->first, schedule->second), std::memory_order_relaxed);

@@ -1,5 +1,6 @@
-// Launch settings shared by all launches: worker threads, schedule, hooks.
-// Read on every launch, so the hot fields are atomics.
+// Launch settings shared by all launches: worker threads, schedule, hooks; and whether
+// tcpuMemAlloc guards every allocation (TCPU_MEM_GUARD).
+// Read on every launch or allocation, so the hot fields are atomics.
 #ifndef TCPU_SRC_SETTINGS_HPP
 #define TCPU_SRC_SETTINGS_HPP
 
@@ -25,8 +26,12 @@ struct LaunchHooks {
 
 class Settings {
 public:
-  // Reads TCPU_NUM_THREADS / OMP_NUM_THREADS / TCPU_SCHEDULE.
+  // Reads TCPU_NUM_THREADS / OMP_NUM_THREADS / TCPU_SCHEDULE / TCPU_MEM_GUARD.
   Status loadEnvironment();
+
+  // TCPU_MEM_GUARD: every tcpuMemAlloc allocation ends at a guard page. Read once by tcpuInit,
+  // so that an allocation costs no look-up of the environment.
+  bool guardAllocations() const { return guardAllocations_.load(std::memory_order_relaxed); }
 
   LaunchSettings launchSettings() const;
   int numThreads() const;
@@ -49,6 +54,7 @@ private:
   std::atomic<uint64_t> schedule_{packSchedule(TCPU_SCHEDULE_STATIC, 0)};
   std::atomic<bool> explicitSchedule_{
       false}; // set by tcpuSetSchedule: the environment no longer applies
+  std::atomic<bool> guardAllocations_{false};
   mutable std::mutex hooksMutex_;
   LaunchHooks hooks_;
   std::atomic<bool> hasHooks_{false};
