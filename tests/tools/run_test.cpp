@@ -9,6 +9,7 @@
 
 #include "formats/npy.hpp"
 #include "run/scalar_value.hpp"
+#include "scoped_environment.hpp"
 #include "tool_test_support.hpp"
 
 namespace tcpu::cli {
@@ -488,6 +489,135 @@ TEST_F(RunCommand, UnwritableOutDirIsAnOutputError) {
                "--arg", "4", "--out-dir", (dir_.path() / "file" / "sub").string()});
   EXPECT_EQ(result.code, kExitInputOutput);
   EXPECT_NE(result.err.find("cannot create --out-dir"), std::string::npos) << result.err;
+}
+
+// Issue 21's runs: vector_add over arrays of 4 elements with n = 1000000, as a process of its
+// own (the kernel may kill it), stdout and stderr together, ending with "exit=<status>".
+std::string runPastTheArrays(const TempDir& dir, const std::string& grid, int threads,
+                             const std::string& environment = "") {
+  const std::string command = concat(
+      "TCPU_CACHE_DIR='", (dir.path() / "cache").string(), "' ", environment, " '", TCPU_TOOL_PATH,
+      "' run '", kVectorAdd, "' -k add_kernel --signature '", kVectorAddSignature, "' --grid '",
+      grid, "' --arg zeros:4 --arg zeros:4", " --arg zeros:4 --arg 1000000 --num-threads ", threads,
+      " --out-dir '", (dir.path() / "out").string(), "' 2>&1; echo \"exit=$?\"");
+  return runShell(command).second;
+}
+
+TEST_F(RunCommand, KernelsRunningFarPastTheirArraysDieAtTheGuardPageNamingTheKernel) {
+  // Before the guard pages these ended in "double free or corruption", an OpenMP assertion or a
+  // bare SIGSEGV, depending on grid and threads: the heap was overwritten and something else
+  // crashed later.
+  for (const std::string grid : {"1,1,1", "cdiv(n, 1024),1,1"})
+    for (const int threads : {1, 2}) {
+      const std::string output = runPastTheArrays(dir_, grid, threads);
+      SCOPED_TRACE(concat("--grid ", grid, " --num-threads ", threads, "\n", output));
+      EXPECT_NE(output.find("tcpu: kernel 'add_kernel' raised SIGSEGV (invalid memory access at "),
+                std::string::npos);
+      EXPECT_NE(output.find("TCPU_CHECK=bounds in the environment names the access"),
+                std::string::npos);
+      EXPECT_TRUE(output.ends_with("exit=139\n")); // 128 + SIGSEGV
+      EXPECT_FALSE(std::filesystem::exists(outDir()));
+    }
+}
+
+TEST_F(RunCommand, KernelsRunningPastTheirArraysFailTheBoundsCheckNamingTheAccess) {
+  for (const std::string grid : {"1,1,1", "cdiv(n, 1024),1,1"}) {
+    const std::string output = runPastTheArrays(dir_, grid, 2, "TCPU_CHECK=bounds");
+    SCOPED_TRACE(concat("--grid ", grid, "\n", output));
+    EXPECT_NE(output.find("tcpu run: kernel 'add_kernel' failed on launch 1 of 1: "
+                          "TCPU_ERROR_ILLEGAL_ADDRESS"),
+              std::string::npos);
+    EXPECT_NE(output.find("parameter 0 'x' (*fp32): load of 4 bytes at offset 16 (element 4) "
+                          "outside its buffer of 16 bytes"),
+              std::string::npos);
+    EXPECT_TRUE(output.ends_with("exit=1\n"));
+  }
+}
+
+// out[i] = a[i] * sin(a[i]) + a[i]: a multiply-add to fuse and a SLEEF function to choose.
+const char* const kMathKernel = R"(
+declare float @llvm.sin.f32(float)
+
+define void @math_kernel(ptr noalias %a, ptr noalias %out, i32 %n,
+                         i32 %pid, i32 %py, i32 %pz, i32 %gx, i32 %gy, i32 %gz) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %wide = sext i32 %i to i64
+  %pa = getelementptr inbounds float, ptr %a, i64 %wide
+  %po = getelementptr inbounds float, ptr %out, i64 %wide
+  %v = load float, ptr %pa, align 4
+  %s = call float @llvm.sin.f32(float %v)
+  %p = fmul float %v, %s
+  %r = fadd float %p, %v
+  store float %r, ptr %po, align 4
+  %next = add i32 %i, 1
+  %done = icmp eq i32 %next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+)";
+
+TEST_F(RunCommand, MathOptionsReachTheCompiler) {
+  writeText(dir_.path() / "math.ll", kMathKernel);
+  // The compiled module's optimized IR and assembly, as TCPU_DUMP_DIR writes them.
+  const auto compiled = [&](std::vector<std::string> flags) {
+    const std::filesystem::path dumps = dir_.path() / "dumps";
+    std::filesystem::remove_all(dumps);
+    const test::ScopedEnvironment dumpDir("TCPU_DUMP_DIR", dumps.string());
+    std::vector<std::string> arguments = {"run",         (dir_.path() / "math.ll").string(),
+                                          "--kernel",    "math_kernel",
+                                          "--signature", "*fp32, *fp32, i32",
+                                          "--grid",      "1,1,1",
+                                          "--arg",       "rand:64",
+                                          "--arg",       "zeros:64",
+                                          "--arg",       "64",
+                                          "--out-dir",   outDir().string()};
+    arguments.insert(arguments.end(), flags.begin(), flags.end());
+    const test::CliResult result = runTool(arguments);
+    EXPECT_EQ(result.code, kExitSuccess) << result.err;
+    std::pair<std::string, std::string> texts;
+    for (const auto& entry : std::filesystem::directory_iterator(dumps)) {
+      const std::string name = entry.path().filename().string();
+      if (name.ends_with(".opt.ll")) texts.first = readText(entry.path());
+      if (name.ends_with(".s")) texts.second = readText(entry.path());
+    }
+    EXPECT_FALSE(texts.first.empty() || texts.second.empty()) << "no dumps in " << dumps;
+    return texts;
+  };
+  const auto [plainIr, plainAssembly] = compiled({});
+  EXPECT_NE(plainIr.find("_u10"), std::string::npos);
+  EXPECT_EQ(plainIr.find("fmul fast"), std::string::npos);
+  EXPECT_NE(compiled({"--math-ulp", "3.5"}).first.find("_u35"), std::string::npos);
+  EXPECT_NE(compiled({"--math-ulp=1.0"}).first.find("_u10"), std::string::npos);
+  EXPECT_NE(compiled({"--fast-math"}).first.find("fmul fast"), std::string::npos);
+#if defined(__x86_64__)
+  char features[1024] = {};
+  ASSERT_EQ(tcpuDeviceGetFeatures(features, sizeof features, 0), TCPU_SUCCESS);
+  if (std::string(" ").append(features).append(" ").find(" fma ") != std::string::npos &&
+      !std::getenv("TCPU_TARGET_CPU")) {
+    EXPECT_NE(plainAssembly.find("vfmadd"), std::string::npos); // contraction is on by default
+    EXPECT_EQ(compiled({"--fp-contract", "off"}).second.find("vfmadd"), std::string::npos);
+    EXPECT_NE(compiled({"--fp-contract=on"}).second.find("vfmadd"), std::string::npos);
+  }
+#endif
+}
+
+TEST_F(RunCommand, MathOptionValuesAreCheckedNamingTheFlag) {
+  const auto error = [&](std::vector<std::string> flags) {
+    const test::CliResult result = vectorAdd("zeros:4", "zeros:4", "zeros:4", 4, std::move(flags));
+    EXPECT_EQ(result.code, kExitUsage) << result.err;
+    return result.err;
+  };
+  EXPECT_NE(error({"--fp-contract", "1"}).find("tcpu run: --fp-contract '1' is not on or off"),
+            std::string::npos);
+  EXPECT_NE(error({"--math-ulp", "1"})
+                .find("tcpu run: --math-ulp '1' is not 1.0 or 3.5 (the SLEEF variants' accuracy "
+                      "in ULP)"),
+            std::string::npos);
+  EXPECT_NE(error({"--fast-math=yes"}).find("--fast-math"), std::string::npos);
 }
 
 ScalarValue scalar(tcpuDataType type, const std::string& text) {

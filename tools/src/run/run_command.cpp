@@ -51,6 +51,9 @@ const CommandSpec kSpec{
     "the kernel runs R times on the same buffers (so in-place kernels accumulate).\n"
     "With --backend cuda the module is PTX (`tcpu ptx ... --signature SIG` gives the types)\n"
     "and the same buffers, grid and outputs go through the runtime's CUDA backend.\n"
+    "Every array ends at a guard page: a kernel that runs off the end of one dies at its\n"
+    "first access past it, with a report naming the kernel; TCPU_CHECK=bounds names the\n"
+    "access itself.\n"
     "Exit status: 1 when the kernel fails (a device_assert, a launch error).",
     {{"kernel", "NAME", "the kernel to launch", 'k', true},
      {"grid", "\"gX,gY,gZ\"", "grid size: three expressions over the scalar parameters", 0, true},
@@ -66,7 +69,10 @@ const CommandSpec kSpec{
      {"output", "PARAM[=RULE]",
       "with --xcheck: a pointer parameter that is an output, and its rule (exact, ulp:N, "
       "relnorm:X; default exact)",
-      0, false, true}},
+      0, false, true},
+     {"fp-contract", "on|off", "fuse a*b+c into FMA (TCPU_JIT_FP_CONTRACT; default on)"},
+     {"fast-math", "", "allow fast-math rewrites (TCPU_JIT_FAST_MATH; default: exact)"},
+     {"math-ulp", "1.0|3.5", "accuracy of the SLEEF math functions (TCPU_JIT_MATH_ULP)"}},
     1,
     1};
 
@@ -128,6 +134,24 @@ std::optional<Failure> parseOptions(const ParsedArguments& arguments, Options& o
   } else if (backend != "cpu") {
     return Failure{kExitUsage,
                    concat("--backend '", backend, "' is not cpu, cuda or cuda:N (a GPU ordinal)")};
+  }
+  return std::nullopt;
+}
+
+// --fp-contract, --fast-math and --math-ulp: the codegen options of a compiling load.
+std::optional<Failure> parseMathOptions(const ParsedArguments& arguments, MathOptions& options) {
+  if (std::optional<std::string> text = arguments.get("fp-contract")) {
+    if (*text != "on" && *text != "off")
+      return Failure{kExitUsage, concat("--fp-contract '", *text, "' is not on or off")};
+    options.fpContract = *text == "on";
+  }
+  if (arguments.has("fast-math")) options.fastMath = true;
+  if (std::optional<std::string> text = arguments.get("math-ulp")) {
+    if (*text != "1.0" && *text != "3.5")
+      return Failure{kExitUsage,
+                     concat("--math-ulp '", *text,
+                            "' is not 1.0 or 3.5 (the SLEEF variants' accuracy in ULP)")};
+    options.mathUlp = *text == "1.0" ? 10 : 35; // TCPU_JIT_MATH_ULP counts tenths of an ULP
   }
   return std::nullopt;
 }
@@ -329,6 +353,8 @@ Expected<XcheckManifest> xcheckManifest(const ParsedArguments& arguments, const 
 std::optional<Failure> run(const ParsedArguments& arguments, std::ostream& out) {
   Options options;
   if (std::optional<Failure> failure = parseOptions(arguments, options)) return failure;
+  MathOptions math;
+  if (std::optional<Failure> failure = parseMathOptions(arguments, math)) return failure;
   if (Status started = startRuntime(); !started.ok())
     return Failure{kExitInputOutput, started.message()};
 
@@ -346,7 +372,7 @@ std::optional<Failure> run(const ParsedArguments& arguments, std::ostream& out) 
     loadOptions.signature = signature;
     loadOptions.kernelName = kernel; // the kernel the signature is for
   }
-  Expected<ModuleHandle> module = loadModule(path, loadOptions);
+  Expected<ModuleHandle> module = loadModule(path, loadOptions, math);
   if (!module)
     return Failure{exitCodeForLoadFailure(module.status(), loadOptions), module.status().message()};
   tcpuFunction function = nullptr;

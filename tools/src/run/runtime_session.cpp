@@ -22,9 +22,10 @@ ModuleHandle::~ModuleHandle() {
 
 Expected<DeviceBuffer> DeviceBuffer::allocate(std::size_t bytes) {
   tcpuDeviceptr pointer = 0;
-  if (const tcpuResult result = tcpuMemAlloc(&pointer, bytes == 0 ? 1 : bytes);
+  if (const tcpuResult result =
+          tcpuMemAllocEx(&pointer, bytes == 0 ? 1 : bytes, TCPU_MEMALLOC_GUARD);
       result != TCPU_SUCCESS)
-    return runtimeFailure(result, "tcpuMemAlloc");
+    return runtimeFailure(result, "tcpuMemAllocEx");
   return DeviceBuffer(pointer);
 }
 
@@ -32,7 +33,8 @@ DeviceBuffer::~DeviceBuffer() {
   if (pointer_) tcpuMemFree(pointer_);
 }
 
-Expected<ModuleHandle> loadModule(const std::string& path, const ModuleLoadOptions& options) {
+Expected<ModuleHandle> loadModule(const std::string& path, const ModuleLoadOptions& options,
+                                  const MathOptions& math) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error))
     return Status(
@@ -48,6 +50,13 @@ Expected<ModuleHandle> loadModule(const std::string& path, const ModuleLoadOptio
     keys.push_back(key);
     values.push_back(const_cast<char*>((*value)->c_str()));
   }
+  const auto addNumber = [&](tcpuJitOption key, uintptr_t number) {
+    keys.push_back(key);
+    values.push_back(reinterpret_cast<void*>(number)); // numbers travel as the pointer's value
+  };
+  if (math.fpContract) addNumber(TCPU_JIT_FP_CONTRACT, *math.fpContract);
+  if (math.fastMath) addNumber(TCPU_JIT_FAST_MATH, *math.fastMath);
+  if (math.mathUlp) addNumber(TCPU_JIT_MATH_ULP, *math.mathUlp);
   tcpuModule module = nullptr;
   const tcpuResult result = tcpuModuleLoadEx(
       &module, path.c_str(), static_cast<unsigned>(keys.size()), keys.data(), values.data());

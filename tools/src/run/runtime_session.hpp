@@ -36,11 +36,16 @@ private:
   tcpuModule module_;
 };
 
-// A tcpuMemAlloc allocation, freed when the buffer goes.
+// A tcpuMemAllocEx allocation ending at a guard page, freed when the buffer goes.
 class DeviceBuffer {
 public:
   // At least one byte: the runtime refuses empty allocations, and a kernel given an empty
-  // buffer must still get a valid pointer.
+  // buffer must still get a valid pointer. Always guarded (TCPU_MEMALLOC_GUARD): a kernel run
+  // from the command line with the wrong sizes is the common case, and the guard turns its first
+  // access past a buffer into a crash report naming the kernel where it would otherwise overwrite
+  // the heap and crash later somewhere unrelated. What it costs, a mapping and a page of address
+  // space per buffer, is nothing beside a compile and a launch; the data stays where the kernel
+  // expects it (64-byte aligned), so timings are unchanged.
   static Expected<DeviceBuffer> allocate(std::size_t bytes);
   ~DeviceBuffer();
   DeviceBuffer(DeviceBuffer&& other) noexcept : pointer_(std::exchange(other.pointer_, 0)) {}
@@ -61,9 +66,18 @@ struct ModuleLoadOptions {
   std::optional<std::string> targetCpu;  // TCPU_JIT_TARGET_CPU
 };
 
+// The floating-point options of the compiling loaders (tcpuJitOption), apart from
+// ModuleLoadOptions so that the commands that take none keep building theirs from three values.
+struct MathOptions {
+  std::optional<bool> fpContract;  // TCPU_JIT_FP_CONTRACT
+  std::optional<bool> fastMath;    // TCPU_JIT_FAST_MATH
+  std::optional<unsigned> mathUlp; // TCPU_JIT_MATH_ULP: 10 or 35 (tenths of an ULP)
+};
+
 // Loads `path` through tcpuModuleLoadEx. A path that is missing or not a regular file fails with
 // TCPU_ERROR_FILE_NOT_FOUND before the runtime sees it.
-Expected<ModuleHandle> loadModule(const std::string& path, const ModuleLoadOptions& options);
+Expected<ModuleHandle> loadModule(const std::string& path, const ModuleLoadOptions& options,
+                                  const MathOptions& math = {});
 
 // The exit code for a failed loadModule: a bad option value (signature, kernel name, target)
 // is a usage error; a file that cannot be read or compiled is an input error.
