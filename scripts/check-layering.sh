@@ -41,9 +41,10 @@ FOLDERS = {
         "ir": {"support"},
         "target": {"support"},
         "jit": {"support", "ir", "target"},
-        "clang": {"support", "target", "jit"},
+        "cache": {"support", "jit"},
+        "clang": {"support", "target", "jit", "cache"},
         "ptx": {"support", "ir", "target", "jit"},
-        "loader": {"support", "target", "jit", "clang"},
+        "loader": {"support", "target", "jit", "clang", "cache"},
     },
     "tools": {
         "formats": set(),

@@ -7,8 +7,8 @@
 
 #include <llvm/Support/xxhash.h>
 
+#include "cache/object_cache.hpp"
 #include "fuzz_support.hpp"
-#include "jit/object_cache.hpp"
 
 namespace tcpu::fuzz {
 namespace {

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "cache/object_cache.hpp"
 #include "fuzz_support.hpp"
 #include "jit/compiler.hpp"
-#include "jit/object_cache.hpp"
 
 namespace {
 

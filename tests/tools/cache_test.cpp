@@ -8,7 +8,7 @@
 #include <chrono>
 #include <ctime>
 
-#include "jit/object_cache.hpp"
+#include "cache/object_cache.hpp"
 #include "scoped_environment.hpp"
 #include "tool_test_support.hpp"
 

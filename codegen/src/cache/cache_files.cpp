@@ -1,4 +1,4 @@
-#include "inspect/cache_files.hpp"
+#include "cache/cache_files.hpp"
 
 #include <signal.h>
 #include <sys/stat.h>
@@ -8,10 +8,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "jit/object_cache.hpp"
+#include "cache/object_cache.hpp"
 #include "tcpu/environment.hpp"
 
-namespace tcpu::cli {
+namespace tcpu::codegen {
 namespace {
 
 constexpr std::size_t kKeyLength = 64; // hex SHA-256, as cacheKey makes it
@@ -166,8 +166,7 @@ bool isStaleTemporary(const CacheFile& file) {
 std::optional<std::filesystem::path> cacheDirectory(const std::optional<std::string>& override,
                                                     std::string& why) {
   if (override) return std::filesystem::path(*override);
-  Expected<std::optional<std::filesystem::path>> directory =
-      codegen::cacheDirectoryFromEnvironment();
+  Expected<std::optional<std::filesystem::path>> directory = cacheDirectoryFromEnvironment();
   if (!directory) {
     why = directory.status().message();
     return std::nullopt;
@@ -180,4 +179,4 @@ std::optional<std::filesystem::path> cacheDirectory(const std::optional<std::str
   return std::nullopt;
 }
 
-} // namespace tcpu::cli
+} // namespace tcpu::codegen

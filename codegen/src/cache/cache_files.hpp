@@ -2,8 +2,8 @@
 // "<64 hex key>.tcpuobj", and the temporaries "<key>.tmp.<pid>.<n>.<random>" a writer renames
 // into place. Only these are listed, counted or removed; anything else in the directory is
 // someone else's.
-#ifndef TCPU_TOOLS_CACHE_FILES_HPP
-#define TCPU_TOOLS_CACHE_FILES_HPP
+#ifndef TCPU_CODEGEN_CACHE_FILES_HPP
+#define TCPU_CODEGEN_CACHE_FILES_HPP
 
 #include <cstdint>
 #include <ctime>
@@ -14,7 +14,7 @@
 
 #include "tcpu/status.hpp"
 
-namespace tcpu::cli {
+namespace tcpu::codegen {
 
 struct CacheFile {
   // Entry: a compiled module (.tcpuobj); PrecompiledHeader: tl.h precompiled for clang
@@ -46,6 +46,6 @@ void removeEmptyFrontEndDirectories(const std::filesystem::path& directory);
 std::optional<std::filesystem::path> cacheDirectory(const std::optional<std::string>& override,
                                                     std::string& why);
 
-} // namespace tcpu::cli
+} // namespace tcpu::codegen
 
-#endif // TCPU_TOOLS_CACHE_FILES_HPP
+#endif // TCPU_CODEGEN_CACHE_FILES_HPP

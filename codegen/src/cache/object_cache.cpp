@@ -1,4 +1,4 @@
-#include "jit/object_cache.hpp"
+#include "cache/object_cache.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -13,7 +13,7 @@
 #include <link.h>
 #endif
 
-#include "jit/object_cache.hpp"
+#include "cache/object_cache.hpp"
 #include "kernel_flags.h"
 #include "support/debug_log.hpp"
 #include "tcpu/status.hpp"

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string_view>
 
-#include "jit/object_cache.hpp"
+#include "cache/object_cache.hpp"
 #include "support/compile_options.hpp"
 
 namespace tcpu::codegen {

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "jit/object_cache.hpp"
+#include "cache/object_cache.hpp"
 #include "clang/clang_invocation.hpp"
 #include "clang/kernel_headers.hpp"
 #include "clang/source_compiler.hpp"

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "jit/object_cache.hpp"
+#include "cache/object_cache.hpp"
 #include "support/compile_options.hpp"
 #include "support/file_stamps.hpp"
 

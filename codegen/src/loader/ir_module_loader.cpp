@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cache/object_cache.hpp"
 #include "jit/compiler.hpp"
 #include "jit/jit_engine.hpp"
-#include "jit/object_cache.hpp"
 #include "support/debug_log.hpp"
 #include "support/file_stamps.hpp"
 #include "clang/source_cache_key.hpp"

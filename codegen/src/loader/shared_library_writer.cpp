@@ -20,8 +20,8 @@
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "cache/object_cache.hpp"
 #include "jit/compiler.hpp"
-#include "jit/object_cache.hpp"
 #include "kernel_flags.h"
 #include "support/debug_log.hpp"
 #include "tcpu/kernel_abi.h"

@@ -5,11 +5,11 @@
 #include <fstream>
 #include <iterator>
 
+#include "cache/cache_files.hpp"
+#include "cache/object_cache.hpp"
 #include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
 #include "formats/format_size.hpp"
-#include "inspect/cache_files.hpp"
-#include "jit/object_cache.hpp"
 
 namespace tcpu::cli {
 namespace {
@@ -37,13 +37,14 @@ std::string formatTime(std::time_t time) {
 }
 
 // What a file holds, for ls: the kernel names, or why there are none.
-std::string describeContents(const CacheFile& file) {
-  if (file.kind == CacheFile::Kind::Temporary)
-    return isStaleTemporary(file) ? "temporary, stale (clear removes it)"
-                                  : concat("temporary, being written by process ", file.writerPid);
-  if (file.kind == CacheFile::Kind::PrecompiledHeader)
+std::string describeContents(const codegen::CacheFile& file) {
+  if (file.kind == codegen::CacheFile::Kind::Temporary)
+    return codegen::isStaleTemporary(file)
+               ? "temporary, stale (clear removes it)"
+               : concat("temporary, being written by process ", file.writerPid);
+  if (file.kind == codegen::CacheFile::Kind::PrecompiledHeader)
     return "precompiled tl header (clang's; rebuilt when missing)";
-  if (file.kind == CacheFile::Kind::FrontEnd) {
+  if (file.kind == codegen::CacheFile::Kind::FrontEnd) {
     const std::string name = file.path.filename().string();
     if (name.ends_with(".so")) return "Python kernel, compiled (shared object)";
     if (name.starts_with("host-")) return "the host CPU's name for the Python front end";
@@ -61,15 +62,15 @@ std::string describeContents(const CacheFile& file) {
 }
 
 int list(const std::filesystem::path& directory, Console console) {
-  Expected<std::vector<CacheFile>> files = listCacheFiles(directory);
+  Expected<std::vector<codegen::CacheFile>> files = codegen::listCacheFiles(directory);
   if (!files) return reportFailure(console, "cache", files.status(), kExitInputOutput);
   std::size_t entries = 0, headers = 0, frontEnd = 0;
   uint64_t bytes = 0;
-  for (const CacheFile& file : *files)
-    if (file.kind != CacheFile::Kind::Temporary) {
-      ++(file.kind == CacheFile::Kind::Entry               ? entries
-         : file.kind == CacheFile::Kind::PrecompiledHeader ? headers
-                                                           : frontEnd);
+  for (const codegen::CacheFile& file : *files)
+    if (file.kind != codegen::CacheFile::Kind::Temporary) {
+      ++(file.kind == codegen::CacheFile::Kind::Entry               ? entries
+         : file.kind == codegen::CacheFile::Kind::PrecompiledHeader ? headers
+                                                                    : frontEnd);
       bytes += file.size;
     }
   std::error_code error;
@@ -82,7 +83,7 @@ int list(const std::filesystem::path& directory, Console console) {
     console.out << frontEnd
                 << (frontEnd == 1 ? " Python front-end file, " : " Python front-end files, ");
   console.out << formatSize(bytes) << "\n";
-  for (const CacheFile& file : *files) {
+  for (const codegen::CacheFile& file : *files) {
     std::string size = formatSize(file.size);
     size.resize(std::max<std::size_t>(size.size(), 9), ' ');
     console.out << "  " << file.path.lexically_relative(directory).string() << "  " << size << "  "
@@ -97,13 +98,13 @@ int clear(const std::filesystem::path& directory, Console console) {
     console.out << "cache " << directory.string() << " does not exist: nothing to clear\n";
     return kExitSuccess;
   }
-  Expected<std::vector<CacheFile>> files = listCacheFiles(directory);
+  Expected<std::vector<codegen::CacheFile>> files = codegen::listCacheFiles(directory);
   if (!files) return reportFailure(console, "cache", files.status(), kExitInputOutput);
   std::size_t entries = 0, headers = 0, frontEnd = 0, temporaries = 0, kept = 0;
   uint64_t bytes = 0;
-  for (const CacheFile& file : *files) {
-    const bool temporary = file.kind == CacheFile::Kind::Temporary;
-    if (temporary && !isStaleTemporary(file)) {
+  for (const codegen::CacheFile& file : *files) {
+    const bool temporary = file.kind == codegen::CacheFile::Kind::Temporary;
+    if (temporary && !codegen::isStaleTemporary(file)) {
       ++kept; // a write in progress: removing it would fail that writer's rename
       continue;
     }
@@ -111,13 +112,13 @@ int clear(const std::filesystem::path& directory, Console console) {
       return reportFailure(console, "cache",
                            concat("cannot remove '", file.path.string(), "': ", error.message()),
                            kExitInputOutput);
-    ++(temporary                                         ? temporaries
-       : file.kind == CacheFile::Kind::Entry             ? entries
-       : file.kind == CacheFile::Kind::PrecompiledHeader ? headers
-                                                         : frontEnd);
+    ++(temporary                                                  ? temporaries
+       : file.kind == codegen::CacheFile::Kind::Entry             ? entries
+       : file.kind == codegen::CacheFile::Kind::PrecompiledHeader ? headers
+                                                                  : frontEnd);
     bytes += file.size;
   }
-  removeEmptyFrontEndDirectories(directory);
+  codegen::removeEmptyFrontEndDirectories(directory);
   if (entries + headers + frontEnd + temporaries == 0) {
     console.out << "cache " << directory.string() << ": nothing to clear";
   } else {
@@ -150,7 +151,7 @@ int runCache(std::span<const std::string> arguments, Console console) {
                          kExitUsage);
   std::string absence;
   std::optional<std::filesystem::path> directory =
-      cacheDirectory(start.arguments->get("dir"), absence);
+      codegen::cacheDirectory(start.arguments->get("dir"), absence);
   if (!directory)
     return reportFailure(console, "cache",
                          concat("no cache directory: ", absence, "; name one with --dir"),

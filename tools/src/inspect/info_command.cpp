@@ -13,11 +13,11 @@
 #include <llvm/Config/llvm-config.h>
 #include <llvm/TargetParser/Host.h>
 
+#include "cache/cache_files.hpp"
 #include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
 #include "formats/format_size.hpp"
 #include "formats/json_text.hpp"
-#include "inspect/cache_files.hpp"
 #include "run/runtime_session.hpp"
 
 namespace tcpu::cli {
@@ -75,13 +75,14 @@ Expected<std::string> deviceText(Query query, const char* call) {
 
 Expected<CacheSummary> summarizeCache() {
   CacheSummary summary;
-  std::optional<std::filesystem::path> directory = cacheDirectory(std::nullopt, summary.absence);
+  std::optional<std::filesystem::path> directory =
+      codegen::cacheDirectory(std::nullopt, summary.absence);
   if (!directory) return summary;
   summary.directory = directory->string();
-  Expected<std::vector<CacheFile>> files = listCacheFiles(*directory);
+  Expected<std::vector<codegen::CacheFile>> files = codegen::listCacheFiles(*directory);
   if (!files) return files.status();
-  for (const CacheFile& file : *files)
-    if (file.kind == CacheFile::Kind::Entry) {
+  for (const codegen::CacheFile& file : *files)
+    if (file.kind == codegen::CacheFile::Kind::Entry) {
       ++summary.entries;
       summary.bytes += file.size;
     }
