@@ -1,5 +1,7 @@
 #include "runtime_bindings.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "errors.hpp"
@@ -39,6 +41,26 @@ void bindRuntime(py::module_& module) {
       py::arg("num_threads"),
       "Worker threads of later launches; 0 restores the default (TCPU_NUM_THREADS, "
       "OMP_NUM_THREADS, else all cores).");
+  module.def(
+      "register_host",
+      [](uintptr_t address, size_t size) {
+        const tcpuResult result = tcpuMemHostRegister(reinterpret_cast<void*>(address), size, 0);
+        // A range overlapping a known buffer is checked against that buffer already.
+        if (result == TCPU_ERROR_HOST_MEMORY_ALREADY_REGISTERED) return false;
+        if (result != TCPU_SUCCESS) throwLastError(result, "register_host");
+        return true;
+      },
+      py::arg("address"), py::arg("size"),
+      "Makes [address, address + size) a buffer bounds-checked kernels check accesses against "
+      "(tcpuMemHostRegister). False, and nothing registered, when it overlaps a known buffer.");
+  module.def(
+      "unregister_host",
+      [](uintptr_t address) {
+        if (tcpuResult result = tcpuMemHostUnregister(reinterpret_cast<void*>(address));
+            result != TCPU_SUCCESS)
+          throwLastError(result, "unregister_host");
+      },
+      py::arg("address"), "Removes the range register_host made at `address`.");
   module.def(
       "get_num_threads",
       [] {

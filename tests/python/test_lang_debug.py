@@ -199,6 +199,62 @@ def test_assert_is_inactive_without_debug(kind, tmp_path, device):
 
 
 # --------------------------------------------------------------------------------------
+# debug=True compiles bounds-checked (tcpu's own: a GPU reports an illegal address at the kernel)
+# --------------------------------------------------------------------------------------
+
+
+@triton.jit
+def _store_past_end(X, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(X + offs, offs, mask=offs < N)
+
+
+@triton.jit(debug=True)
+def _store_past_end_debug(X, N, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(X + offs, offs, mask=offs < N)
+
+
+OUT_OF_BOUNDS = (r"kernel '{}': TCPU_ERROR_ILLEGAL_ADDRESS: .* program \(0, 0, 0\): parameter 0 "
+                 r"'X' \(\*i32\): store of 4 bytes at offset 64 \(element 16\) outside its "
+                 r"registered host range of 64 bytes")
+
+
+@pytest.mark.parametrize("how", ["decorator", "launch_option", "TRITON_DEBUG"])
+@pytest.mark.parametrize("array", ["torch", "numpy"])
+def test_store_past_the_end_with_debug_raises_naming_the_kernel(how, array, monkeypatch, device):
+    if device != "cpu":
+        pytest.skip("a store past a buffer poisons a CUDA context")
+    from tcpu import _tcpu_rt
+    x = torch.zeros(16, dtype=torch.int32) if array == "torch" else np.zeros(16, dtype=np.int32)
+    kernel, options = _store_past_end, {}
+    if how == "decorator":
+        kernel = _store_past_end_debug
+    elif how == "launch_option":
+        options = {"debug": True}
+    else:
+        monkeypatch.setenv("TRITON_DEBUG", "1")
+    with pytest.raises(_tcpu_rt.Error, match=OUT_OF_BOUNDS.format(kernel.__name__)):
+        kernel[(1,)](x, 64, BLOCK=64, **options)   # 64 stores into 16 elements
+    assert list(x[:16]) == list(range(16))   # the stray stores were skipped, the others made
+    # The launch registered the array for its checks only.
+    address = x.data_ptr() if array == "torch" else x.ctypes.data
+    assert _tcpu_rt.register_host(address, 64)
+    _tcpu_rt.unregister_host(address)
+
+
+def test_debug_checks_against_the_whole_allocation(device):
+    """A view may reach the rest of its tensor's storage, as on a GPU: not reported."""
+    if device != "cpu":
+        pytest.skip("tcpu's bounds checks")
+    whole = torch.zeros(64, dtype=torch.int32)
+    kernel = _store_past_end[(1,)](whole[:16], 64, BLOCK=64, debug=True)
+    assert kernel.check_bounds
+    assert whole.tolist() == list(range(64))
+    assert not _store_past_end[(1,)](whole, 64, BLOCK=64).check_bounds   # without debug: plain
+
+
+# --------------------------------------------------------------------------------------
 # static_assert / static_print
 # --------------------------------------------------------------------------------------
 

@@ -43,6 +43,7 @@ class CompiledKernel:
     codes: str
     handle: Any = None  # the extension's Kernel
     asserts: bool = True  # whether the body has device_assert / assert statements
+    check_bounds: bool = False  # compiled with bounds checks (debug, or TCPU_CHECK=bounds)
     # Triton's CompiledKernel fields that tools and tutorials read. A CPU program has no
     # register file or shared memory to budget; 1 (not 0) keeps users' occupancy arithmetic
     # (`NUM_REGS // (n_regs * WARP_SIZE * num_warps)`, `SIZE_SMEM // shared`) defined.
@@ -201,7 +202,8 @@ def load_cached(jit: Any, key_kinds: list[tuple[Any, ...]], debug: bool, all_mut
     from . import disk_cache
     if disk_cache.directory() is None:
         return None, None
-    name = disk_cache.key(jit, key_kinds, debug, all_mutable, fp_contract, _check_bounds())
+    check_bounds = _check_bounds(debug)
+    name = disk_cache.key(jit, key_kinds, debug, all_mutable, fp_contract, check_bounds)
     if name is None:
         return None, None
     found = disk_cache.load(name, jit, key_kinds)
@@ -210,17 +212,19 @@ def load_cached(jit: Any, key_kinds: list[tuple[Any, ...]], debug: bool, all_mut
     handle, meta = found
     params = [_param_from_record(r) for r in meta["params"]]
     return CompiledKernel(name=meta["name"], source=meta["source"], params=params,
-                          codes=meta["codes"], handle=handle, asserts=meta["asserts"]), name
+                          codes=meta["codes"], handle=handle, asserts=meta["asserts"],
+                          check_bounds=check_bounds), name
 
 
-def _check_bounds() -> bool:
-    """TCPU_CHECK, read as codegen reads it (here, because it is part of the key)."""
+def _check_bounds(debug: bool) -> bool:
+    """Whether to compile with bounds checks: always with debug (Triton's debug=True /
+    TRITON_DEBUG=1; on a GPU a stray access is an illegal-address error at the kernel, here
+    it would corrupt memory), else TCPU_CHECK, read as codegen reads it (here, because it is
+    part of the key)."""
     value = os.environ.get("TCPU_CHECK", "")
-    if value in ("", "none"):
-        return False
-    if value == "bounds":
-        return True
-    raise ValueError(f"TCPU_CHECK={value} is not a check: use 'bounds' or 'none'")
+    if value not in ("", "none", "bounds"):
+        raise ValueError(f"TCPU_CHECK={value} is not a check: use 'bounds' or 'none'")
+    return debug or value == "bounds"
 
 
 def compile_specialization(jit: Any, key_kinds: list[tuple[Any, ...]], constexprs: dict[str, Any],
@@ -232,6 +236,7 @@ def compile_specialization(jit: Any, key_kinds: list[tuple[Any, ...]], constexpr
     reads = disk_cache.Reads(type(jit)) if cache_name else None
     text, name, params, lowerer = generate(jit, key_kinds, constexprs, debug, all_mutable, reads)
     codes = "".join("P" if p.dtype.is_ptr() else CODES[p.dtype.name] for p in params)
+    check_bounds = _check_bounds(debug)
     from .. import _tcpu
     dump = os.environ.get("TCPU_DUMP_PYTHON_SOURCE")
     if dump:
@@ -243,9 +248,10 @@ def compile_specialization(jit: Any, key_kinds: list[tuple[Any, ...]], constexpr
         if cache_name and reads is not None and reads.cacheable:
             meta = {"name": name, "source": text, "codes": codes, "asserts": lowerer.saw_assert,
                     "params": [_param_record(p) for p in params], "reads": reads.by_function}
-            handle = disk_cache.store(cache_name, text, meta, fp_contract, _check_bounds())
+            handle = disk_cache.store(cache_name, text, meta, fp_contract, check_bounds)
         if handle is None:
-            handle = _tcpu.compile_kernel(text, name, fp_contract=fp_contract)
+            handle = _tcpu.compile_kernel(text, name, fp_contract=fp_contract,
+                                          check_bounds=check_bounds)
     except _tcpu.Error as e:
         if "target CPU '" in e.detail:  # TCPU_TARGET_CPU names a CPU that cannot be used here
             raise ValueError(e.detail) from None
@@ -254,7 +260,7 @@ def compile_specialization(jit: Any, key_kinds: list[tuple[Any, ...]], constexpr
             f"report it with this message):\n{e.detail}\n--- generated source ---\n{text}",
             None, name) from None
     return CompiledKernel(name=name, source=text, params=params, codes=codes, handle=handle,
-                          asserts=lowerer.saw_assert)
+                          asserts=lowerer.saw_assert, check_bounds=check_bounds)
 
 
 __all__ = ["CompiledKernel", "CompilationError", "compile_specialization", "generate",

@@ -178,8 +178,8 @@ def launch(jit: Any, values: list[Any], grid: Any, options: dict[str, Any], warm
             raise TypeError(f"{jit.__name__}: {e}") from None
         kinds.append(kind)
         launch_values.append(lv)
-    # debug (TRITON_DEBUG) changes only kernels that assert: others skip reading it.
-    debug = jit.debug_enabled(options) if jit._asserts is not False else False
+    # debug (TRITON_DEBUG) compiles every kernel bounds-checked, not only those that assert.
+    debug = jit.debug_enabled(options)
     key = (tuple(kinds), debug)
     try:
         kernel = jit._kernels.get(key)
@@ -200,8 +200,44 @@ def launch(jit: Any, values: list[Any], grid: Any, options: dict[str, Any], warm
     if gx * gy * gz == 0:
         return kernel
     threads = (options.get("num_threads") or options.get("num_cpu_threads") or 0) if options else 0
-    kernel.handle.launch(gx, gy, gz, threads, kernel.codes, _arguments(kernel, launch_values))
+    if kernel.check_bounds:
+        _launch_checked(kernel, (gx, gy, gz, threads), values, launch_values)
+    else:
+        kernel.handle.launch(gx, gy, gz, threads, kernel.codes, _arguments(kernel, launch_values))
     return kernel
+
+
+def _buffer(value: Any) -> tuple[int, int] | None:
+    """(address, bytes) of the whole allocation an array argument lives in, which a kernel may
+    reach through it without fault on a GPU too: a torch tensor's storage, a numpy array's
+    base array; None when unknown (other array types)."""
+    if hasattr(value, "element_size"):  # torch; untyped_storage is 2.0's, storage() older ones'
+        s = value.untyped_storage() if hasattr(value, "untyped_storage") else value.storage()
+        return s.data_ptr(), s.nbytes()
+    if getattr(value, "flags", None) is not None and hasattr(value, "ctypes"):  # numpy
+        while getattr(value.base, "ctypes", None) is not None:
+            value = value.base
+        return value.ctypes.data, value.nbytes
+    return None
+
+
+def _launch_checked(kernel: CompiledKernel, launch: tuple[int, int, int, int], values: list[Any],
+                    launch_values: list[Any]) -> None:
+    """Launches a bounds-checked kernel with its arguments' buffers registered for the launch:
+    checks know only buffers the runtime knows, and tensors and arrays are not its allocations.
+    An access outside them raises tcpu's Error naming the kernel, the program and the access."""
+    from .. import _tcpu_rt
+    registered = []
+    try:
+        for index, component, _ in kernel.pointer_args:
+            value = values[index] if component is None else values[index].base
+            span = _buffer(value)
+            if span is not None and span[1] > 0 and _tcpu_rt.register_host(*span):
+                registered.append(span[0])
+        kernel.handle.launch(*launch, kernel.codes, _arguments(kernel, launch_values))
+    finally:
+        for address in registered:
+            _tcpu_rt.unregister_host(address)
 
 
 def _arguments(kernel: CompiledKernel, launch_values: list[Any]) -> tuple[Any, ...]:
@@ -228,10 +264,6 @@ def _compile(jit: Any, key: Any, kinds: list[Any], debug: bool, all_mutable: boo
         kernel = compile_specialization(jit, kinds, constexprs, debug, all_mutable=all_mutable,
                                         cache_name=cache_name)
     jit._kernels[key] = kernel
-    # Whether the function asserts at all (its source, helpers included, decides it): once
-    # known not to, launches no longer look at TRITON_DEBUG.
-    if jit._asserts is None:
-        jit._asserts = kernel.asserts
     return kernel
 
 
@@ -247,4 +279,7 @@ def launch_compiled(kernel: CompiledKernel, grid: Any, values: list[Any]) -> Non
     gx, gy, gz = _grid(grid, [], values, {})
     if gx * gy * gz == 0:
         return
-    kernel.handle.launch(gx, gy, gz, 0, kernel.codes, _arguments(kernel, launch_values))
+    if kernel.check_bounds:
+        _launch_checked(kernel, (gx, gy, gz, 0), values, launch_values)
+    else:
+        kernel.handle.launch(gx, gy, gz, 0, kernel.codes, _arguments(kernel, launch_values))

@@ -64,7 +64,6 @@ class JITFunction(KernelInterface):
         self._foreign = False  # set by frontend.foreign.tcpu_jit for a real Triton's kernel
         self._source: Any = None
         self._kernels: dict[Any, Any] = {}
-        self._asserts: bool | None = None  # does any compiled body assert? (None: unknown)
         self._defaults = {p.name: p.default for p in self.params
                           if p.default is not inspect.Parameter.empty}
 
