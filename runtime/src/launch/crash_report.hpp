@@ -2,9 +2,10 @@
 // process dies. A kernel that dereferences a wild pointer or divides an
 // integer by zero cannot be stopped and resumed safely on the CPU (the fault
 // is in compiled code that holds no runtime state we could unwind), so the
-// handler only writes one line to stderr and hands the signal on to whatever
-// handled it before: a sanitizer, LLVM's crash recovery, or the default action,
-// which ends the process with the same signal (and core dump) as without tcpu.
+// handler only writes a line to stderr (and, for SIGSEGV and SIGBUS, a second
+// one suggesting TCPU_CHECK=bounds) and hands the signal on to whatever handled
+// it before: a sanitizer, LLVM's crash recovery, or the default action, which
+// ends the process with the same signal (and core dump) as without tcpu.
 #ifndef TCPU_SRC_CRASH_REPORT_HPP
 #define TCPU_SRC_CRASH_REPORT_HPP
 
