@@ -88,6 +88,14 @@ PYBIND11_MODULE(_tcpu, module) {
              "there is no ELF linker (ld.lld).");
 
   module.def(
+      "trim_cache",
+      [] {
+        if (tcpuResult result = tcpuCodegenTrimCache(); result != TCPU_SUCCESS)
+          throwLastError(result, "trim_cache");
+      },
+      "Keeps the compile cache under TCPU_CACHE_MAX_SIZE, removing the least recently used "
+      "files (tcpuCodegenTrimCache).");
+  module.def(
       "host_target",
       [] {
         const char* cpu = nullptr;

@@ -136,3 +136,46 @@ def test_tcpu_cache_clear_removes_the_compiled_kernels(tmp_path):
     assert cleared.returncode == 0, cleared.stderr
     assert entries(tmp_path) == []
     assert run(tmp_path) == (14.0, True)
+
+
+def test_a_load_marks_the_kernel_used(tmp_path):
+    """Pruning removes the least recently used first: a warm load sets the .json's access time
+    (the disk cache's own write, not the file system's, which noatime mounts skip)."""
+    run(tmp_path)
+    (entry,) = entries(tmp_path)
+    long_ago = entry.stat().st_mtime_ns - 10**9 * 3600 * 24
+    os.utime(entry, ns=(long_ago, entry.stat().st_mtime_ns))
+    assert run(tmp_path) == (14.0, False)
+    assert entry.stat().st_atime_ns > long_ago + 10**9 * 3600
+
+
+def test_a_kernel_pruned_between_its_json_and_its_library_compiles_again(tmp_path):
+    """What a reader sees when another process prunes the entry under it."""
+    run(tmp_path)
+    (entry,) = entries(tmp_path)
+    entry.with_suffix(".so").unlink()
+    assert run(tmp_path) == (14.0, True)
+    assert run(tmp_path) == (14.0, False)
+
+
+def test_the_size_limit_covers_the_front_ends_kernels(tmp_path):
+    """A store trims the cache to TCPU_CACHE_MAX_SIZE: with a limit of one byte, nothing of the
+    kernel stays (codegen's own writes came before the .so and the .json: only the front end's
+    trim can have removed those), and the result is right all the same."""
+    assert run(tmp_path, TCPU_CACHE_MAX_SIZE="1") == (14.0, True)
+    cache = tmp_path / "cache"
+    left = [p for p in cache.rglob("*") if p.is_file() and p.name != "prune.lock"]
+    assert left == []
+    assert run(tmp_path) == (14.0, True)
+    assert run(tmp_path) == (14.0, False)
+
+
+def test_a_bad_size_limit_is_an_error_naming_it(tmp_path):
+    (tmp_path / "helpers.py").write_text(HELPERS.format(scale=2.0))
+    (tmp_path / "main.py").write_text(KERNEL.format(extra=""))
+    env = dict(os.environ, TCPU_CACHE_DIR=str(tmp_path / "cache"), TCPU_CACHE_MAX_SIZE="1.5G")
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
+    out = subprocess.run([sys.executable, str(tmp_path / "main.py")], capture_output=True,
+                         text=True, env=env, cwd=tmp_path, timeout=300)
+    assert out.returncode != 0
+    assert "TCPU_CACHE_MAX_SIZE='1.5G' is not a size" in out.stderr

@@ -2,6 +2,7 @@
 // damaged ones flagged, and clear removing tcpu's files only.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -139,7 +140,11 @@ TEST_F(CacheCommand, MissingDirectoryHasNothingToClearOrList) {
   EXPECT_FALSE(std::filesystem::exists(missing));
   const test::CliResult list = runTool({"cache", "ls", "--dir", missing});
   EXPECT_EQ(list.code, kExitSuccess);
-  EXPECT_EQ(list.out, concat("cache ", missing, ": does not exist, 0 entries, 0 B\n"));
+  EXPECT_EQ(list.out,
+            concat("cache ", missing, ": does not exist, 0 entries, 0 B of 1.07 GB (limit)\n"));
+  const test::CliResult prune = runTool({"cache", "prune", "--dir", missing});
+  EXPECT_EQ(prune.code, kExitSuccess) << prune.err;
+  EXPECT_FALSE(std::filesystem::exists(missing));
 }
 
 TEST_F(CacheCommand, EntriesWrittenByALoadAreListedWithTheirKernel) {
@@ -198,8 +203,22 @@ TEST_F(CacheCommand, PythonFrontEndFilesAreListedAndCleared) {
 TEST_F(CacheCommand, BadActionsAndDisabledCacheAreUsageErrors) {
   const test::CliResult action = runTool({"cache", "purge"});
   EXPECT_EQ(action.code, kExitUsage);
-  EXPECT_TRUE(contains(action.err, "unknown action 'purge' (expected ls or clear)")) << action.err;
+  EXPECT_TRUE(contains(action.err, "unknown action 'purge' (expected ls, clear or prune)"))
+      << action.err;
   EXPECT_EQ(runTool({"cache"}).code, kExitUsage);
+  const test::CliResult size = runTool({"cache", "prune", "--max-size", "1.5G"});
+  EXPECT_EQ(size.code, kExitUsage);
+  EXPECT_TRUE(contains(size.err, "--max-size='1.5G' is not a size")) << size.err;
+  const test::CliResult misplaced = runTool({"cache", "ls", "--max-size", "1G"});
+  EXPECT_EQ(misplaced.code, kExitUsage);
+  EXPECT_TRUE(contains(misplaced.err, "--max-size is an option of prune only")) << misplaced.err;
+  {
+    const ScopedEnvironment bad("TCPU_CACHE_MAX_SIZE", "lots");
+    const test::CliResult environment = runTool({"cache", "ls"});
+    EXPECT_EQ(environment.code, kExitUsage);
+    EXPECT_TRUE(contains(environment.err, "TCPU_CACHE_MAX_SIZE='lots' is not a size"))
+        << environment.err;
+  }
   const ScopedEnvironment disabled("TCPU_CACHE_DISABLE", "1");
   const ScopedEnvironment unset("TCPU_CACHE_DIR", std::nullopt);
   const test::CliResult list = runTool({"cache", "ls"});
@@ -208,6 +227,73 @@ TEST_F(CacheCommand, BadActionsAndDisabledCacheAreUsageErrors) {
                                  "with --dir"))
       << list.err;
   EXPECT_TRUE(std::filesystem::exists(dir_.path() / (key('1') + ".tcpuobj")));
+}
+
+// Sets when `path` was last used (its access time), `age` ago.
+void usedAgo(const std::filesystem::path& path, std::chrono::seconds age) {
+  const timespec used{std::time(nullptr) - age.count(), 0};
+  const timespec times[2] = {used, {0, UTIME_OMIT}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0) << path;
+}
+
+// prune removes the least recently used of tcpu's files (stale temporaries first) down to
+// --max-size; the fixture's live temporary and foreign files stay.
+TEST_F(CacheCommand, PruneRemovesTheLeastRecentlyUsedDownToTheSize) {
+  const std::filesystem::path& d = dir_.path();
+  for (char digit : {'1', '2', '3'}) // old modification times: the access time decides
+    std::filesystem::last_write_time(d / (key(digit) + ".tcpuobj"),
+                                     std::filesystem::file_time_type::clock::now() -
+                                         std::chrono::hours(48));
+  std::filesystem::last_write_time(d / (key('7') + ".tcpupch"),
+                                   std::filesystem::file_time_type::clock::now() -
+                                       std::chrono::hours(48));
+  usedAgo(d / (key('2') + ".tcpuobj"), std::chrono::hours(30)); // least recently used
+  usedAgo(d / (key('3') + ".tcpuobj"), std::chrono::hours(20));
+  usedAgo(d / (key('7') + ".tcpupch"), std::chrono::hours(10));
+  usedAgo(d / (key('1') + ".tcpuobj"), std::chrono::hours(1)); // most recently used
+  const uint64_t newest = std::filesystem::file_size(d / (key('1') + ".tcpuobj"));
+  const uint64_t live = std::filesystem::file_size(d / live_);
+  const std::string size = std::to_string(newest + live);
+  const test::CliResult prune =
+      runTool({"cache", "prune", "--dir", d.string(), "--max-size", size});
+  ASSERT_EQ(prune.code, kExitSuccess) << prune.err;
+  EXPECT_TRUE(contains(prune.out,
+                       concat(" -> ", newest + live, " B (limit ", size, " B): removed 4 files, ")))
+      << prune.out;
+  EXPECT_TRUE(std::filesystem::exists(d / (key('1') + ".tcpuobj")));
+  EXPECT_TRUE(std::filesystem::exists(d / live_)) << "a write in progress is never removed";
+  for (const std::string& gone : {key('2') + ".tcpuobj", key('3') + ".tcpuobj",
+                                  key('7') + ".tcpupch", key('4') + ".tmp.1.0.99"})
+    EXPECT_FALSE(std::filesystem::exists(d / gone)) << gone;
+  EXPECT_TRUE(std::filesystem::exists(d / "notes.txt"));
+
+  const test::CliResult again =
+      runTool({"cache", "prune", "--dir", d.string(), "--max-size", size});
+  ASSERT_EQ(again.code, kExitSuccess) << again.err;
+  EXPECT_TRUE(contains(again.out, ": nothing to prune")) << again.out;
+  const test::CliResult list = runTool({"cache", "ls", "--dir", d.string()});
+  EXPECT_TRUE(contains(list.out, "1 entry, ")) << list.out;
+}
+
+// Without --max-size, prune keeps to TCPU_CACHE_MAX_SIZE; 0 there means no limit.
+TEST_F(CacheCommand, PruneTakesTheLimitFromTheEnvironment) {
+  const std::string d = dir_.path().string();
+  {
+    const ScopedEnvironment unlimited("TCPU_CACHE_MAX_SIZE", "0");
+    const test::CliResult prune = runTool({"cache", "prune", "--dir", d});
+    ASSERT_EQ(prune.code, kExitSuccess) << prune.err;
+    EXPECT_TRUE(contains(prune.out, "no limit (TCPU_CACHE_MAX_SIZE=0): nothing to prune"))
+        << prune.out;
+    EXPECT_TRUE(std::filesystem::exists(dir_.path() / (key('2') + ".tcpuobj")));
+  }
+  const ScopedEnvironment small("TCPU_CACHE_MAX_SIZE", "20");
+  const test::CliResult list = runTool({"cache", "ls", "--dir", d});
+  EXPECT_TRUE(contains(list.out, " of 20 B (limit)\n")) << list.out;
+  const test::CliResult prune = runTool({"cache", "prune", "--dir", d});
+  ASSERT_EQ(prune.code, kExitSuccess) << prune.err;
+  EXPECT_TRUE(contains(prune.out, "(limit 20 B): removed ")) << prune.out;
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() / (key('2') + ".tcpuobj")));
+  EXPECT_TRUE(std::filesystem::exists(dir_.path() / live_));
 }
 
 } // namespace

@@ -31,7 +31,8 @@ int attribute(tcpuDeviceAttribute which) {
 
 const std::string kKey(64, 'a');
 
-// A cache directory with two entries (100 and 50 bytes) and files that are not tcpu's.
+// A cache directory with two entries (100 and 50 bytes), a temporary being written (7 bytes,
+// counted: it takes space) and files that are not tcpu's (not counted).
 void populateCache(const std::filesystem::path& directory) {
   writeText(directory / (kKey + ".tcpuobj"), std::string(100, 'x'));
   writeText(directory / (std::string(64, 'b') + ".tcpuobj"), std::string(50, 'x'));
@@ -63,8 +64,8 @@ TEST(Info, TextShowsEveryFieldWithTheRuntimesValues) {
   EXPECT_TRUE(contains(out, concat("\nsleef         ", SLEEF_VERSION_MAJOR, ".",
                                    SLEEF_VERSION_MINOR, ".", SLEEF_VERSION_PATCHLEVEL, "\n")))
       << out;
-  EXPECT_TRUE(
-      contains(out, concat("\ncache         ", cache.path().string(), " (2 entries, 150 B)\n")))
+  EXPECT_TRUE(contains(out, concat("\ncache         ", cache.path().string(),
+                                   " (2 entries, 157 B of 1.07 GB limit)\n")))
       << out;
 }
 
@@ -77,7 +78,7 @@ TEST(Info, DisabledCacheIsSaidSo) {
   ASSERT_EQ(json.code, kExitSuccess) << json.err;
   EXPECT_TRUE(contains(json.out, "\"cache\": {\"directory\": null, \"enabled\": false, "
                                  "\"reason\": \"disabled (TCPU_CACHE_DISABLE=1)\", \"entries\": "
-                                 "0, \"bytes\": 0}"))
+                                 "0, \"bytes\": 0, \"limit_bytes\": 0}"))
       << json.out;
 }
 
@@ -100,7 +101,8 @@ TEST(Info, JsonHasEveryKeyWithTheRuntimesValues) {
       out, concat("\"vector_bits\": ", attribute(TCPU_DEVICE_ATTRIBUTE_VECTOR_BITS), ",\n")));
   EXPECT_TRUE(contains(out, concat("\"llvm_version\": \"", LLVM_VERSION_STRING, "\"")));
   EXPECT_TRUE(contains(out, concat("\"cache\": {\"directory\": \"", cache.path().string(),
-                                   "\", \"enabled\": true, \"entries\": 2, \"bytes\": 150}")))
+                                   "\", \"enabled\": true, \"entries\": 2, \"bytes\": 157, "
+                                   "\"limit_bytes\": 1073741824}")))
       << out;
 }
 

@@ -42,6 +42,15 @@ TCPU_API tcpuResult tcpuCodegenWriteSharedObject(const void* image, size_t size,
                                                  unsigned int numOptions, tcpuJitOption* options,
                                                  void** optionValues);
 
+/* Keeps the compile cache (TCPU_CACHE_DIR, else $XDG_CACHE_HOME/tcpu, else ~/.cache/tcpu) under
+ * TCPU_CACHE_MAX_SIZE (default 1 GiB, 0: no limit): when tcpu's files in it take more, removes the
+ * least recently used down to 90% of the limit, safely beside other processes that use the cache.
+ * For programs that write files of their own into the cache (the Python front end's kernels);
+ * codegen's own writes trim already. TCPU_ERROR_INVALID_VALUE when TCPU_CACHE_MAX_SIZE or
+ * TCPU_CACHE_DISABLE is not valid; TCPU_SUCCESS when there is no cache or another process is
+ * pruning it. Needs no tcpuInit. */
+TCPU_API tcpuResult tcpuCodegenTrimCache(void);
+
 #ifdef __cplusplus
 }
 #endif

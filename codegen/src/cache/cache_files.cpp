@@ -114,6 +114,10 @@ Status scan(const std::filesystem::path& directory, Classify classify, bool keyD
     if (!S_ISREG(info.st_mode) || !classify(name, file)) continue;
     file.size = static_cast<uint64_t>(info.st_size);
     file.modified = info.st_mtime;
+    const auto nanoseconds = [](const timespec& time) {
+      return static_cast<int64_t>(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
+    };
+    file.lastUsedNs = std::max(nanoseconds(info.st_mtim), nanoseconds(info.st_atim));
     files.push_back(std::move(file));
   }
   if (error)
@@ -138,21 +142,28 @@ Expected<std::vector<CacheFile>> listCacheFiles(const std::filesystem::path& dir
   return files;
 }
 
-void removeEmptyFrontEndDirectories(const std::filesystem::path& directory) {
+void removeEmptyFrontEndDirectories(const std::filesystem::path& directory,
+                                    std::time_t minimumAgeSeconds) {
   const std::filesystem::path frontEnd = directory / "python";
+  const std::time_t now = std::time(nullptr);
+  const auto oldEnough = [&](const struct stat& info) {
+    return now - info.st_mtime >= minimumAgeSeconds;
+  };
   std::error_code error;
   std::filesystem::directory_iterator entry(frontEnd, error);
   std::vector<std::filesystem::path> keys;
   for (; !error && entry != std::filesystem::directory_iterator(); entry.increment(error)) {
     struct stat info{};
     if (isKey(entry->path().filename().string()) && ::lstat(entry->path().c_str(), &info) == 0 &&
-        S_ISDIR(info.st_mode))
+        S_ISDIR(info.st_mode) && oldEnough(info))
       keys.push_back(entry->path());
   }
   std::error_code ignored;
   for (const std::filesystem::path& key : keys)
     std::filesystem::remove(key, ignored); // only an empty directory goes
-  std::filesystem::remove(frontEnd, ignored);
+  struct stat info{};
+  if (::lstat(frontEnd.c_str(), &info) == 0 && oldEnough(info))
+    std::filesystem::remove(frontEnd, ignored);
 }
 
 bool isStaleTemporary(const CacheFile& file) {

@@ -26,6 +26,9 @@ struct CacheFile {
   std::filesystem::path path;
   uint64_t size = 0;
   std::time_t modified = 0;
+  // When it was last used, in ns since the epoch: the later of its modification (written) and
+  // its access time (a load marks it: markCacheFileUsed in cache_limit.hpp).
+  int64_t lastUsedNs = 0;
   long long writerPid = 0; // temporaries: the process that writes it
 };
 
@@ -38,8 +41,11 @@ Expected<std::vector<CacheFile>> listCacheFiles(const std::filesystem::path& dir
 // write takes that long, so it will never be renamed into place.
 bool isStaleTemporary(const CacheFile& file);
 
-// Removes the front end's directories under `directory` that clearing left empty.
-void removeEmptyFrontEndDirectories(const std::filesystem::path& directory);
+// Removes the front end's directories under `directory` that are empty and were last changed
+// at least `minimumAgeSeconds` ago. A writer creates its directory and then writes into it: an
+// age of a few minutes keeps a concurrent prune from removing a directory between the two.
+void removeEmptyFrontEndDirectories(const std::filesystem::path& directory,
+                                    std::time_t minimumAgeSeconds = 0);
 
 // Where the cache is: --dir when given, else the environment's directory. nullopt with
 // `why` set when there is none (TCPU_CACHE_DISABLE on, no variable names one, or a bad value).

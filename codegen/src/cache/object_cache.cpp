@@ -16,6 +16,7 @@
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/xxhash.h>
 
+#include "cache/cache_limit.hpp"
 #include "codegen_build_id.h"
 #include "support/debug_log.hpp"
 #include "tcpu/environment.hpp"
@@ -110,6 +111,15 @@ Expected<std::optional<std::filesystem::path>> cacheDirectoryFromEnvironment() {
   if (const char* home = std::getenv("HOME"); home && *home)
     return Directory(std::filesystem::path(home) / ".cache" / "tcpu");
   return Directory();
+}
+
+Expected<std::optional<ObjectCache>> objectCacheFromEnvironment() {
+  Expected<std::optional<std::filesystem::path>> directory = cacheDirectoryFromEnvironment();
+  if (!directory) return directory.status();
+  Expected<uint64_t> maxBytes = cacheSizeLimitFromEnvironment();
+  if (!maxBytes) return maxBytes.status();
+  if (!*directory) return std::optional<ObjectCache>();
+  return std::optional<ObjectCache>(ObjectCache(**directory, *maxBytes));
 }
 
 CacheKeyBuilder::CacheKeyBuilder(std::string_view kind) {
@@ -248,6 +258,7 @@ std::optional<CompiledModule> ObjectCache::load(const std::string& key) const {
     return std::nullopt;
   }
   debugLog(concat("cache hit: ", path.string()));
+  markCacheFileUsed(path);
   return module;
 }
 
@@ -283,6 +294,7 @@ bool ObjectCache::publish(const std::filesystem::path& temporary,
     std::filesystem::remove(temporary, error);
     return false;
   }
+  trimCache(directory_, maxBytes_);
   return true;
 }
 

@@ -3,6 +3,7 @@
 #ifndef TCPU_CODEGEN_OBJECT_CACHE_HPP
 #define TCPU_CODEGEN_OBJECT_CACHE_HPP
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -51,11 +52,16 @@ std::optional<CompiledModule> deserializeEntry(std::string_view bytes);
 
 class ObjectCache {
 public:
-  explicit ObjectCache(std::filesystem::path directory) : directory_(std::move(directory)) {}
+  // `maxBytes`: the size tcpu's files in the directory are kept under (0: no limit;
+  // cache_limit.hpp).
+  explicit ObjectCache(std::filesystem::path directory, uint64_t maxBytes = 0)
+      : directory_(std::move(directory)), maxBytes_(maxBytes) {}
   std::filesystem::path entryPath(const std::string& key) const;
-  // A miss, or a damaged entry (reported at debug level), gives nullopt.
+  // A miss, or a damaged entry (reported at debug level), gives nullopt. A hit marks the entry
+  // used.
   std::optional<CompiledModule> load(const std::string& key) const;
-  // Atomic (temporary file + rename): concurrent writers of one key are safe.
+  // Atomic (temporary file + rename): concurrent writers of one key are safe. Then trims the
+  // cache to its limit.
   // Failures only cost the next load a compile, so they are reported at debug level.
   void store(const std::string& key, const CompiledModule& module) const;
 
@@ -67,13 +73,20 @@ public:
   // a name for writing the file of `key` that no other writer uses ("<key>.tmp.<pid>.<n>.<r>",
   // which `tcpu cache clear` removes when its writer is gone);
   std::filesystem::path temporaryPath(const std::string& key) const;
-  // and renaming it into place atomically (false, the temporary removed, when that fails).
+  // and renaming it into place atomically (false, the temporary removed, when that fails), then
+  // trimming the cache to its limit.
   bool publish(const std::filesystem::path& temporary, const std::filesystem::path& path) const;
   const std::filesystem::path& directory() const { return directory_; }
+  uint64_t maxBytes() const { return maxBytes_; }
 
 private:
   std::filesystem::path directory_;
+  uint64_t maxBytes_;
 };
+
+// The cache the environment names (cacheDirectoryFromEnvironment) with its size limit
+// (TCPU_CACHE_MAX_SIZE); nullopt when there is none; an error for a bad value of either.
+Expected<std::optional<ObjectCache>> objectCacheFromEnvironment();
 
 } // namespace tcpu::codegen
 

@@ -7,6 +7,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendActions.h>
 
+#include "cache/cache_limit.hpp"
 #include "support/debug_log.hpp"
 #include "support/llvm_guard.hpp"
 #include "clang/clang_invocation.hpp"
@@ -87,7 +88,10 @@ std::optional<std::filesystem::path> precompiledTl(const ObjectCache& cache,
       CacheKeyBuilder("tcpu-pch-v1").field(*signature).field(kernelHeaderDigest()).finish();
   const std::filesystem::path path = cache.directory() / (key + ".tcpupch");
   std::error_code error;
-  if (!rebuild && cache.readable() && std::filesystem::is_regular_file(path, error)) return path;
+  if (!rebuild && cache.readable() && std::filesystem::is_regular_file(path, error)) {
+    markCacheFileUsed(path);
+    return path;
+  }
   if (!cache.prepareDirectory()) return std::nullopt;
   const std::filesystem::path temporary = cache.temporaryPath(key);
   const auto start = std::chrono::steady_clock::now();

@@ -6,6 +6,8 @@
 
 #include <llvm/Config/llvm-config.h>
 
+#include "cache/cache_limit.hpp"
+#include "cache/object_cache.hpp"
 #include "loader/ir_module_loader.hpp"
 #include "loader/shared_library_writer.hpp"
 #include "target/target.hpp"
@@ -64,6 +66,21 @@ tcpuResult tcpuCodegenWriteSharedObject(const void* image, size_t size, const ch
     return tcpu::reportStatus(
         Status(TCPU_ERROR_UNKNOWN,
                std::string("tcpuCodegenWriteSharedObject: internal error: ") + e.what()));
+  }
+}
+
+tcpuResult tcpuCodegenTrimCache(void) {
+  try {
+    tcpu::Expected<std::optional<tcpu::codegen::ObjectCache>> cache =
+        tcpu::codegen::objectCacheFromEnvironment();
+    if (!cache)
+      return tcpu::reportStatus(
+          tcpu::Status(cache.status().code(), "tcpuCodegenTrimCache: " + cache.status().message()));
+    if (*cache) tcpu::codegen::trimCache((*cache)->directory(), (*cache)->maxBytes());
+    return TCPU_SUCCESS;
+  } catch (const std::exception& e) {
+    return tcpu::reportStatus(tcpu::Status(
+        TCPU_ERROR_UNKNOWN, std::string("tcpuCodegenTrimCache: internal error: ") + e.what()));
   }
 }
 

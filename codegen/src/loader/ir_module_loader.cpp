@@ -178,9 +178,9 @@ Expected<std::unique_ptr<LoadedModule>> IrModuleLoader::load(const ModuleSource&
   const bool withTexts = dumpDirectory && *dumpDirectory;
   std::optional<ObjectCache> cache;
   if (options->useCache) {
-    Expected<std::optional<std::filesystem::path>> directory = cacheDirectoryFromEnvironment();
-    if (!directory) return directory.status();
-    if (*directory) cache.emplace(**directory);
+    Expected<std::optional<ObjectCache>> environment = objectCacheFromEnvironment();
+    if (!environment) return environment.status();
+    cache = environment.take();
   }
 
   // C++ source is looked up by its own key first: a hit skips clang too. (A dump needs the

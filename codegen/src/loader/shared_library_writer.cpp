@@ -178,9 +178,9 @@ Status writeSharedLibrary(std::span<const std::byte> image,
     if (Status runs = checkRunsOnHost(*target); !runs.ok()) return runs;
   std::optional<ObjectCache> cache; // for the precompiled tl.h only
   if (options->useCache) {
-    Expected<std::optional<std::filesystem::path>> directory = cacheDirectoryFromEnvironment();
-    if (!directory) return directory.status();
-    if (*directory) cache.emplace(**directory);
+    Expected<std::optional<ObjectCache>> environment = objectCacheFromEnvironment();
+    if (!environment) return environment.status();
+    cache = environment.take();
   }
 
   std::string bitcode;

@@ -11,7 +11,9 @@ re-reads each recorded global where the kernel reads it and compares fingerprint
 helper or constant is a miss, never a stale kernel.
 
 Both files are written atomically (a temporary, then a rename); the .json goes last, so a
-reader that finds it finds the whole entry. Off with TCPU_CACHE_DISABLE=1 or
+reader that finds it finds the whole entry. The cache is kept under TCPU_CACHE_MAX_SIZE with
+codegen's pruning (`_tcpu.trim_cache` after each store; a load marks the .json used): a kernel
+pruned between reading its .json and loading its .so is a miss. Off with TCPU_CACHE_DISABLE=1 or
 TCPU_PYTHON_CACHE=0, and where shared objects cannot be written (no ELF linker): then kernels
 compile in process as before."""
 
@@ -22,6 +24,7 @@ import json
 import linecache
 import os
 import sys
+import time
 import types
 from pathlib import Path
 from typing import Any
@@ -260,10 +263,21 @@ def load(name: str, jit: Any, kinds: list[tuple[Any, ...]]) -> tuple[Any, dict[s
         from .. import _tcpu_rt
         try:
             library = base / name / (variant[:-len(".json")] + ".so")
-            return _tcpu_rt.load_library(str(library), meta["name"]), meta
+            handle = _tcpu_rt.load_library(str(library), meta["name"])
         except (ValueError, _tcpu_rt.Error):
             continue
+        _mark_used(base / name / variant)
+        return handle, meta
     return None
+
+
+def _mark_used(path: Path) -> None:
+    """Sets the access time (keeping the modification time), which codegen's pruning reads as
+    the last use: explicit, because noatime and relatime mounts would not record the read."""
+    try:
+        os.utime(path, ns=(time.time_ns(), os.stat(path).st_mtime_ns))
+    except OSError:
+        pass  # pruned meanwhile, or a read-only cache: only the order of pruning suffers
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
@@ -305,6 +319,7 @@ def store(name: str, source: str, meta: dict[str, Any], fp_contract: bool,
         raise
     except OSError:
         return None  # an unwritable cache costs this process a compile, nothing more
+    _tcpu.trim_cache()
     return handle
 
 

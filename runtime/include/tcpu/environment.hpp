@@ -19,6 +19,11 @@ TCPU_API Expected<bool> environmentFlag(const char* name, bool unset);
 TCPU_API Expected<uint64_t> parseWholeNumber(const std::string& text, const char* what,
                                              uint64_t minimum, uint64_t maximum);
 
+// `text` as a number of bytes: a whole number with an optional unit, K/M/G/T (powers of 1000) or
+// Ki/Mi/Gi/Ti (powers of 1024), either followed by an optional B, in any case ("1G", "512MiB",
+// "4096"); at most 2^63. The error names `what`.
+TCPU_API Expected<uint64_t> parseByteSize(const std::string& text, const char* what);
+
 // Every boolean variable tcpu's C++ libraries read (TCPU_CACHE_DISABLE, TCPU_CRASH_REPORT,
 // TCPU_DEBUG, TCPU_DLOPEN_PROBE, TCPU_GDB_JIT, TCPU_MEM_GUARD, TCPU_PERF_MAP), checked: the first
 // bad one's error.

@@ -1,30 +1,37 @@
-// tcpu cache ls | clear: the compile cache's entries (with the kernels inside each), and
-// removing them. Only tcpu's own files are touched (see cache_files.hpp).
+// tcpu cache ls | clear | prune: the compile cache's entries (with the kernels inside each), its
+// size against its limit, and removing them, all or the least recently used. Only tcpu's own files
+// are touched (see cache_files.hpp).
 #include <algorithm>
 #include <ctime>
 #include <fstream>
 #include <iterator>
 
 #include "cache/cache_files.hpp"
+#include "cache/cache_limit.hpp"
 #include "cache/object_cache.hpp"
 #include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
 #include "formats/format_size.hpp"
+#include "tcpu/environment.hpp"
 
 namespace tcpu::cli {
 namespace {
 
 const CommandSpec kSpec{
     "cache",
-    "ls|clear [--dir DIR]",
-    "list or clear the compiled-kernel cache",
+    "ls|clear|prune [--dir DIR] [--max-size SIZE]",
+    "list, clear or prune the compiled-kernel cache",
     "ls lists each entry: its file, size, modification time and the kernels compiled into\n"
     "it; an entry that cannot be read back is flagged DAMAGED (tcpu recompiles it). clear\n"
     "removes the entries (*.tcpuobj), tl's precompiled headers (*.tcpupch), the Python\n"
     "front end's compiled kernels (python/) and temporaries of writes that were cut off;\n"
-    "nothing else in the directory. The directory is TCPU_CACHE_DIR, else\n"
-    "$XDG_CACHE_HOME/tcpu, else ~/.cache/tcpu.",
-    {{"dir", "DIR", "the cache directory to use instead of the environment's"}},
+    "nothing else in the directory. prune removes the least recently used of these until\n"
+    "they take at most --max-size (default TCPU_CACHE_MAX_SIZE, else 1 GiB), as every write\n"
+    "into the cache does by itself when the cache is over its limit (it then prunes to 90%).\n"
+    "The directory is TCPU_CACHE_DIR, else $XDG_CACHE_HOME/tcpu, else ~/.cache/tcpu.",
+    {{"dir", "DIR", "the cache directory to use instead of the environment's"},
+     {"max-size", "SIZE",
+      "prune: the size to prune to, as in TCPU_CACHE_MAX_SIZE (512M, 2GiB, 0 for everything)"}},
     1,
     1};
 
@@ -61,7 +68,7 @@ std::string describeContents(const codegen::CacheFile& file) {
   return names;
 }
 
-int list(const std::filesystem::path& directory, Console console) {
+int list(const std::filesystem::path& directory, uint64_t maxBytes, Console console) {
   Expected<std::vector<codegen::CacheFile>> files = codegen::listCacheFiles(directory);
   if (!files) return reportFailure(console, "cache", files.status(), kExitInputOutput);
   std::size_t entries = 0, headers = 0, frontEnd = 0;
@@ -82,7 +89,8 @@ int list(const std::filesystem::path& directory, Console console) {
   if (frontEnd > 0)
     console.out << frontEnd
                 << (frontEnd == 1 ? " Python front-end file, " : " Python front-end files, ");
-  console.out << formatSize(bytes) << "\n";
+  console.out << formatSize(bytes) << " of "
+              << (maxBytes == 0 ? "no limit" : concat(formatSize(maxBytes), " (limit)")) << "\n";
   for (const codegen::CacheFile& file : *files) {
     std::string size = formatSize(file.size);
     size.resize(std::max<std::size_t>(size.size(), 9), ' ');
@@ -139,16 +147,41 @@ int clear(const std::filesystem::path& directory, Console console) {
   return kExitSuccess;
 }
 
+int prune(const std::filesystem::path& directory, uint64_t maxBytes, Console console) {
+  Expected<codegen::PruneReport> pruned = codegen::pruneCache(directory, maxBytes, maxBytes);
+  if (!pruned) return reportFailure(console, "cache", pruned.status(), kExitInputOutput);
+  if (pruned->busy)
+    return reportFailure(console, "cache",
+                         concat("another process has held '", (directory / "prune.lock").string(),
+                                "' for seconds: try again"),
+                         kExitInputOutput);
+  console.out << "cache " << directory.string() << ": " << formatSize(pruned->bytesBefore);
+  if (pruned->filesRemoved == 0)
+    console.out << ", within " << formatSize(maxBytes) << ": nothing to prune\n";
+  else
+    console.out << " -> " << formatSize(pruned->bytesAfter) << " (limit " << formatSize(maxBytes)
+                << "): removed " << pruned->filesRemoved
+                << (pruned->filesRemoved == 1 ? " file, " : " files, ")
+                << formatSize(pruned->bytesRemoved) << ", least recently used first\n";
+  return kExitSuccess;
+}
+
 } // namespace
 
 int runCache(std::span<const std::string> arguments, Console console) {
   CommandStart start = startCommand(kSpec, arguments, console);
   if (!start.arguments) return start.exitCode;
   const std::string& action = start.arguments->positionals.front();
-  if (action != "ls" && action != "clear")
+  if (action != "ls" && action != "clear" && action != "prune")
     return reportFailure(console, "cache",
-                         concat("unknown action '", action, "' (expected ls or clear)"),
+                         concat("unknown action '", action, "' (expected ls, clear or prune)"),
                          kExitUsage);
+  const std::optional<std::string> maxSize = start.arguments->get("max-size");
+  if (maxSize && action != "prune")
+    return reportFailure(console, "cache", "--max-size is an option of prune only", kExitUsage);
+  Expected<uint64_t> maxBytes =
+      maxSize ? parseByteSize(*maxSize, "--max-size") : codegen::cacheSizeLimitFromEnvironment();
+  if (!maxBytes) return reportFailure(console, "cache", maxBytes.status(), kExitUsage);
   std::string absence;
   std::optional<std::filesystem::path> directory =
       codegen::cacheDirectory(start.arguments->get("dir"), absence);
@@ -156,7 +189,14 @@ int runCache(std::span<const std::string> arguments, Console console) {
     return reportFailure(console, "cache",
                          concat("no cache directory: ", absence, "; name one with --dir"),
                          kExitUsage);
-  return action == "ls" ? list(*directory, console) : clear(*directory, console);
+  if (action == "ls") return list(*directory, *maxBytes, console);
+  if (action == "clear") return clear(*directory, console);
+  if (!maxSize && *maxBytes == 0) { // TCPU_CACHE_MAX_SIZE=0: the cache has no limit
+    console.out << "cache " << directory->string()
+                << ": no limit (TCPU_CACHE_MAX_SIZE=0): nothing to prune\n";
+    return kExitSuccess;
+  }
+  return prune(*directory, *maxBytes, console);
 }
 
 } // namespace tcpu::cli

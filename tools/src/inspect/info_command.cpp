@@ -14,6 +14,7 @@
 #include <llvm/TargetParser/Host.h>
 
 #include "cache/cache_files.hpp"
+#include "cache/cache_limit.hpp"
 #include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
 #include "formats/format_size.hpp"
@@ -34,8 +35,9 @@ const CommandSpec kSpec{"info",
 struct CacheSummary {
   std::optional<std::string> directory; // nullopt: no cache
   std::string absence;                  // why there is none
-  std::size_t entries = 0;
-  uint64_t bytes = 0;
+  std::size_t entries = 0;              // compiled modules (.tcpuobj)
+  uint64_t bytes = 0;                   // all of tcpu's files: what the limit counts
+  uint64_t limit = 0;                   // TCPU_CACHE_MAX_SIZE (0: none)
 };
 
 struct SystemInfo {
@@ -79,13 +81,15 @@ Expected<CacheSummary> summarizeCache() {
       codegen::cacheDirectory(std::nullopt, summary.absence);
   if (!directory) return summary;
   summary.directory = directory->string();
+  Expected<uint64_t> limit = codegen::cacheSizeLimitFromEnvironment();
+  if (!limit) return limit.status();
+  summary.limit = *limit;
   Expected<std::vector<codegen::CacheFile>> files = codegen::listCacheFiles(*directory);
   if (!files) return files.status();
-  for (const codegen::CacheFile& file : *files)
-    if (file.kind == codegen::CacheFile::Kind::Entry) {
-      ++summary.entries;
-      summary.bytes += file.size;
-    }
+  for (const codegen::CacheFile& file : *files) {
+    summary.entries += file.kind == codegen::CacheFile::Kind::Entry;
+    summary.bytes += file.size;
+  }
   return summary;
 }
 
@@ -129,10 +133,12 @@ void printText(const SystemInfo& info, std::ostream& out) {
   row("llvm", concat(info.llvmVersion, " (host cpu ", info.llvmHostCpu, ")"));
   row("sleef", info.sleefVersion);
   const CacheSummary& cache = info.cache;
-  row("cache", cache.directory ? concat(*cache.directory, " (", cache.entries,
-                                        cache.entries == 1 ? " entry, " : " entries, ",
-                                        formatSize(cache.bytes), ")")
-                               : cache.absence);
+  row("cache",
+      cache.directory
+          ? concat(*cache.directory, " (", cache.entries,
+                   cache.entries == 1 ? " entry, " : " entries, ", formatSize(cache.bytes), " of ",
+                   cache.limit == 0 ? "no limit" : concat(formatSize(cache.limit), " limit"), ")")
+          : cache.absence);
 }
 
 void printJson(const SystemInfo& info, std::ostream& out) {
@@ -155,7 +161,8 @@ void printJson(const SystemInfo& info, std::ostream& out) {
       << (cache.directory ? jsonString(*cache.directory) : "null")
       << ", \"enabled\": " << (cache.directory ? "true" : "false");
   if (!cache.directory) out << ", \"reason\": " << jsonString(cache.absence);
-  out << ", \"entries\": " << cache.entries << ", \"bytes\": " << cache.bytes << "}\n}\n";
+  out << ", \"entries\": " << cache.entries << ", \"bytes\": " << cache.bytes
+      << ", \"limit_bytes\": " << cache.limit << "}\n}\n";
 }
 
 } // namespace
