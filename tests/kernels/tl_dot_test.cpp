@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "compile_target.hpp"
 #include "tl_kernel_test_support.hpp"
 
 namespace tcpu::test {
@@ -194,13 +195,9 @@ protected:
         c.withAcc ? launch(f, 1, 1, 1, ca.pointer(), cb.pointer(), acc.pointer(), out.pointer())
                   : launch(f, 1, 1, 1, ca.pointer(), cb.pointer(), out.pointer());
     ASSERT_TCPU(result);
-    // The kernels' target is this host: it fuses where it has FMA and contraction is on. Products
-    // of fp16, bf16 and int8 are exact, so fusing does not change them.
-#if defined(__x86_64__)
-    const bool fused = contract && __builtin_cpu_supports("fma");
-#else
-    const bool fused = contract; // AArch64 always has FMA
-#endif
+    // The kernels fuse where their target has FMA and contraction is on. Products of fp16, bf16
+    // and int8 are exact, so fusing does not change them.
+    const bool fused = contract && test::compileTargetHasFma();
     const Matrix want = reference(a, b, c.withAcc ? &acc : nullptr, c.out, fused);
     int failures = 0;
     for (int i = 0; i < c.m && failures < 5; ++i)

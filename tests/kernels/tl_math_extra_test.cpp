@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compile_target.hpp"
 #include "tl_kernel_test_support.hpp"
 
 namespace tcpu::test {
@@ -363,6 +364,13 @@ TEST_F(TlMathExtra, SleefFunctionsAreVectorCalls) {
       for (const char* lanes : {"2_", "4_", "8_", "16_"})
         vector = vector ||
                  assembly.find(std::string("Sleef_") + name + type + lanes) != std::string::npos;
+      // On the x86-64 baseline (SSE2, no blends) LLVM's cost model keeps acosh, whose large
+      // arguments take another formula (a select), scalar: SLEEF's scalar function, still SLEEF's.
+      if (!vector && !test::compileTargetHasBlends() && std::string_view(name) == "acosh") {
+        EXPECT_NE(assembly.find(std::string("Sleef_") + name + type + "1_"), std::string::npos)
+            << name << type << ": no SLEEF call in the assembly";
+        continue;
+      }
       EXPECT_TRUE(vector) << name << type << ": no SLEEF vector call in the assembly";
     }
   }

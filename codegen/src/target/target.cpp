@@ -118,6 +118,8 @@ SleefIsa sleefIsaFor(const llvm::TargetMachine& machine) {
       isa.bits128 = "avx2128";
     } else if (has("+sse4.1")) {
       isa.bits128 = "sse4";
+    } else if (has("+sse2")) { // every x86-64: its baseline gets vector math too
+      isa.bits128 = "sse2";
     }
   } else if (triple.isAArch64()) {
     isa.scalar = "purecfma";
