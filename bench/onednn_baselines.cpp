@@ -38,8 +38,15 @@ void onednnSoftmax(benchmark::State& state) {
   std::vector<float> input = filled(static_cast<size_t>(rows * cols), 0.05f);
   std::vector<float> output(input.size());
   dnnl::memory source(layout, engine, input.data()), destination(layout, engine, output.data());
+#if DNNL_VERSION_MAJOR >= 3
+  // oneDNN 3 (Ubuntu 24.04, Homebrew) builds primitive descriptors directly.
+  const dnnl::softmax_forward::primitive_desc descriptor(
+      engine, dnnl::prop_kind::forward_inference, dnnl::algorithm::softmax_accurate, layout, layout,
+      1);
+#else
   const dnnl::softmax_forward::primitive_desc descriptor(
       dnnl::softmax_forward::desc(dnnl::prop_kind::forward_inference, layout, 1), engine);
+#endif
   dnnl::softmax_forward softmax(descriptor);
   for (auto _ : state) {
     softmax.execute(stream, {{DNNL_ARG_SRC, source}, {DNNL_ARG_DST, destination}});

@@ -54,8 +54,8 @@ done
 stage_done "sanitizers"
 
 # Every parser fuzzed for a bounded time (tests/fuzz/README.md): TCPU_FUZZ_SECONDS per target
-# (default 30 here, to keep the whole run under an hour on 2 cores), from a fixed libFuzzer
+# (default 20 here, to keep the whole run under an hour on 2 cores: the x86 code-path and Arm stages took the time), from a fixed libFuzzer
 # seed so that a failure here reproduces with the same command; any crash, leak, hang or
 # broken invariant fails the run.
-TCPU_FUZZ_SEED="${TCPU_FUZZ_SEED:-1}" "$here/scripts/run-fuzzers.sh" "${TCPU_FUZZ_SECONDS:-30}"
+TCPU_FUZZ_SEED="${TCPU_FUZZ_SEED:-1}" "$here/scripts/run-fuzzers.sh" "${TCPU_FUZZ_SECONDS:-20}"
 stage_done "fuzzers"
