@@ -3,13 +3,15 @@
 #
 # tcpu_compile_kernel(<target> SOURCE <kernel.cpp|.ll|.bc|.py> KERNEL_NAME <name>
 #                     SIGNATURE "<sig>" GRID "<gX,gY,gZ>" [OUT_NAME <n>] [ID <id>]
-#                     [TARGET_CPU <cpu>] [NUM_THREADS <t>] [NUM_WARPS <w>] [NUM_STAGES <s>])
+#                     [TARGET_CPU <cpu>] [NUM_THREADS <t>] [NUM_WARPS <w>] [NUM_STAGES <s>]
+#                     [TRIPLE <triple> [SYSROOT <dir>]])
 #   Compiles one specialization of a kernel (`tcpu compile`; for a @triton.jit kernel in a .py
 #   file, `python3 -m tcpu.compile` with tcpu's Python package) to an object and a header
 #   (<n>.<hash>_<suffix>.o/.h) that <target> builds in. OUT_NAME (default KERNEL_NAME)
 #   names the launcher; ID (default OUT_NAME) names the specializations for
 #   tcpu_link_kernels: several calls may share one. NUM_WARPS / NUM_STAGES (Triton's options;
 #   a .py source's default 1 and 3) change only the names, which are then Triton's own.
+#   TRIPLE / SYSROOT: code for another system (a cross build: `tcpu compile --triple`).
 #   <target> gets tcpu::runtime (PUBLIC: the headers include tcpu/tcpu.h) and SLEEF.
 #
 # tcpu_link_kernels(<target> NAME <n> KERNELS <id or header>...)
@@ -42,7 +44,7 @@ endfunction()
 
 function(tcpu_compile_kernel target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-                        "SOURCE;KERNEL_NAME;SIGNATURE;GRID;OUT_NAME;ID;TARGET_CPU;NUM_THREADS;NUM_WARPS;NUM_STAGES"
+                        "SOURCE;KERNEL_NAME;SIGNATURE;GRID;OUT_NAME;ID;TARGET_CPU;NUM_THREADS;NUM_WARPS;NUM_STAGES;TRIPLE;SYSROOT"
                         "")
   set(caller "tcpu_compile_kernel(${target})")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -83,7 +85,7 @@ function(tcpu_compile_kernel target)
   list(APPEND command ${source} --kernel-name ${ARG_KERNEL_NAME} --signature ${ARG_SIGNATURE}
        --grid ${ARG_GRID} --out-name ${out_name} --out-path ${directory}/${out_name})
   foreach(option TARGET_CPU:--target NUM_THREADS:--num-threads NUM_WARPS:--num-warps
-                 NUM_STAGES:--num-stages)
+                 NUM_STAGES:--num-stages TRIPLE:--triple SYSROOT:--sysroot)
     string(REPLACE ":" ";" option "${option}")
     list(GET option 0 keyword)
     list(GET option 1 flag)

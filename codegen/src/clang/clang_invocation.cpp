@@ -30,7 +30,10 @@ CapturedDiagnostics::CapturedDiagnostics()
 std::vector<std::string> kernelClangArguments(const std::string& name,
                                               const CompileOptions& options) {
   std::vector<std::string> arguments = {
-      "clang++", "--target=" + llvm::sys::getProcessTriple(), "-x", "c++", "-std=c++20",
+      "clang++",
+      "--target=" +
+          (options.targetTriple.empty() ? llvm::sys::getProcessTriple() : options.targetTriple),
+      "-x", "c++", "-std=c++20",
       // Frontend at -O2 (no optnone), but no LLVM passes: the IR pipeline
       // optimizes for the target once.
       "-O2", "-Xclang", "-disable-llvm-passes", "-fno-exceptions", "-fno-rtti", "-fno-math-errno",
@@ -41,6 +44,7 @@ std::vector<std::string> kernelClangArguments(const std::string& name,
   for (const std::string& directory : kernelIncludeDirectories())
     arguments.push_back("-I" + directory);
   if (options.fastMath) arguments.push_back("-ffast-math");
+  if (!options.sysroot.empty()) arguments.push_back("--sysroot=" + options.sysroot);
   return arguments;
 }
 

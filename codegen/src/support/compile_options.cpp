@@ -131,7 +131,8 @@ Expected<CompileOptions> CompileOptions::fromJitOptions(const std::vector<JitOpt
 
 std::string CompileOptions::fingerprint() const {
   return concat("kernel=", kernelName, ";signature=", signature, ";contract=", fpContract,
-                ";fast=", fastMath, ";ulp=", mathUlp, ";cpu=", targetCpu, ";bounds=", checkBounds);
+                ";fast=", fastMath, ";ulp=", mathUlp, ";cpu=", targetCpu, ";bounds=", checkBounds,
+                targetTriple.empty() ? "" : concat(";triple=", targetTriple, ";sysroot=", sysroot));
 }
 
 } // namespace tcpu::codegen

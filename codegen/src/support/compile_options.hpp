@@ -18,6 +18,11 @@ struct CompileOptions {
   int mathUlp = 10;                      // SLEEF accuracy: 10 (1.0 ULP) or 35 (3.5 ULP)
   std::string targetCpu;                 // empty: the host CPU with all its features
   bool targetCpuFromEnvironment = false; // targetCpu came from TCPU_TARGET_CPU
+  // Ahead-of-time code for another system (tcpu compile --triple): an LLVM triple such as
+  // "aarch64-linux-gnu", and the sysroot whose C and C++ headers its kernel source sees (the
+  // host's are for the host's ABI). Empty: this process's triple and the host's headers.
+  std::string targetTriple;
+  std::string sysroot;
   bool useCache = true;
   bool checkBounds = false; // instrument loads and stores (bounds_check.hpp)
 

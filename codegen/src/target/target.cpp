@@ -7,6 +7,7 @@
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/TargetParser/Host.h>
+#include <llvm/TargetParser/Triple.h>
 
 namespace tcpu::codegen {
 
@@ -19,9 +20,27 @@ void initializeNativeTarget() {
   });
 }
 
-Expected<TargetDescription> describeTarget(const std::string& cpuName) {
+namespace {
+
+// Every target LLVM was built with, once: only ahead-of-time compiles for another system need
+// more than the native one.
+void initializeAllTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+    llvm::InitializeAllAsmParsers();
+  });
+}
+
+} // namespace
+
+Expected<TargetDescription> describeTarget(const std::string& cpuName, const std::string& triple) {
   initializeNativeTarget();
-  if (cpuName.empty()) {
+  if (!triple.empty()) initializeAllTargets();
+  if (cpuName.empty() && triple.empty()) {
     auto host = llvm::orc::JITTargetMachineBuilder::detectHost();
     if (!host)
       return Status(TCPU_ERROR_NOT_SUPPORTED,
@@ -29,18 +48,23 @@ Expected<TargetDescription> describeTarget(const std::string& cpuName) {
     return TargetDescription{host->getTargetTriple().str(), host->getCPU(),
                              host->getFeatures().getString()};
   }
-  const std::string triple = llvm::sys::getProcessTriple();
+  const std::string targetTriple =
+      triple.empty() ? llvm::sys::getProcessTriple() : llvm::Triple::normalize(triple);
   std::string error;
-  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(targetTriple, error);
   if (!target)
-    return Status(TCPU_ERROR_NOT_SUPPORTED, concat("no LLVM target for ", triple, ": ", error));
-  // Ask with a CPU that is always valid: an unknown one makes LLVM print a warning.
-  std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(triple, "generic", ""));
-  if (!info || !info->isCPUStringValid(cpuName))
     return Status(TCPU_ERROR_NOT_SUPPORTED,
-                  concat("target CPU '", cpuName, "' is not a CPU LLVM knows for ", triple,
-                         " (it came from TCPU_JIT_TARGET_CPU or TCPU_TARGET_CPU)"));
-  return TargetDescription{triple, cpuName, ""};
+                  concat("no LLVM target for ", targetTriple, ": ", error));
+  const std::string cpu = cpuName.empty() ? "generic" : cpuName;
+  // Ask with a CPU that is always valid: an unknown one makes LLVM print a warning.
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(targetTriple, "generic", ""));
+  if (!info || !info->isCPUStringValid(cpu))
+    return Status(
+        TCPU_ERROR_NOT_SUPPORTED,
+        concat("target CPU '", cpu, "' is not a CPU LLVM knows for ", targetTriple,
+               triple.empty() ? " (it came from TCPU_JIT_TARGET_CPU or TCPU_TARGET_CPU)" : ""));
+  return TargetDescription{targetTriple, cpu, ""};
 }
 
 Status checkRunsOnHost(const TargetDescription& target) {

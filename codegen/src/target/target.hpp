@@ -29,7 +29,10 @@ struct SleefIsa {
 // Registers LLVM's native target once per process.
 void initializeNativeTarget();
 
-Expected<TargetDescription> describeTarget(const std::string& cpuName);
+// cpuName empty: the host with all its features. triple (ahead-of-time code for another system)
+// empty: this process's; otherwise cpuName empty means LLVM's "generic" CPU of that triple.
+Expected<TargetDescription> describeTarget(const std::string& cpuName,
+                                           const std::string& triple = {});
 
 // Whether code for `target` runs on this machine: on x86, a named CPU whose instruction sets
 // (AVX-512, AMX, ...) the host lacks is refused, naming what is missing.

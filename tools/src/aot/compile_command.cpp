@@ -34,6 +34,10 @@ const CommandSpec kCompileSpec{
      {"out-name", "NAME", "launcher name prefix (default: the kernel name)"},
      {"out-path", "PATH", "output path prefix (default: the out name, in the current directory)"},
      {"target", "CPU", "LLVM CPU to compile for, e.g. x86-64-v3 (default: this host's CPU)"},
+     {"triple", "TRIPLE",
+      "another system to compile for, e.g. aarch64-linux-gnu (default: this one); --target then "
+      "names its CPU (default: LLVM's generic one)"},
+     {"sysroot", "DIR", "with --triple: the root of that system's C/C++ headers, for C++ source"},
      {"num-threads", "T", "worker threads per launch; 0 (default): the runtime's setting"},
      {"num-warps", "W", "Triton's option, for Triton's names only (default 1 when --num-stages)"},
      {"num-stages", "S", "Triton's option, for Triton's names only (default 3 when --num-warps)"},
@@ -49,6 +53,8 @@ struct CompileJob {
   std::string gridText;
   AotNames names;
   AotOptions options;
+  std::string triple;  // empty: this system's
+  std::string sysroot; // empty: the host's headers
 };
 
 Expected<codegen::CompiledModule> compileSpecialization(const CompileJob& job,
@@ -59,6 +65,8 @@ Expected<codegen::CompiledModule> compileSpecialization(const CompileJob& job,
   options.kernelName = job.kernelName;
   options.signature = job.signatureText;
   options.targetCpu = job.options.targetCpu;
+  options.targetTriple = job.triple;
+  options.sysroot = job.sysroot;
   options.useCache = false;
   std::string bitcode = bytes.take();
   if (codegen::isKernelSourcePath(job.input)) {
@@ -66,7 +74,8 @@ Expected<codegen::CompiledModule> compileSpecialization(const CompileJob& job,
     if (!compiled) return compiled.status();
     bitcode = compiled.take();
   }
-  Expected<codegen::TargetDescription> target = codegen::describeTarget(options.targetCpu);
+  Expected<codegen::TargetDescription> target =
+      codegen::describeTarget(options.targetCpu, options.targetTriple);
   if (!target)
     return Status(target.status().code(), concat("--target: ", target.status().message()));
   codegen::CompileRequest request;
@@ -122,6 +131,10 @@ int runCompile(std::span<const std::string> arguments, Console console) {
                                 "' is not a C identifier (letters, digits, '_'; no leading digit)"),
                          kExitUsage);
   job.options.targetCpu = parsed.getOr("target", "");
+  job.triple = parsed.getOr("triple", "");
+  job.sysroot = parsed.getOr("sysroot", "");
+  if (!job.sysroot.empty() && job.triple.empty())
+    return reportFailure(console, "compile", "--sysroot is for --triple: give both", kExitUsage);
   if (auto threads = parsed.get("num-threads")) {
     Expected<long long> value = parseInteger("--num-threads", *threads, 0, 1 << 16);
     if (!value) return reportFailure(console, "compile", value.status(), kExitUsage);
