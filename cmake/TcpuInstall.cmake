@@ -20,7 +20,7 @@ else()
   set(tcpu_origin $ORIGIN)
 endif()
 file(RELATIVE_PATH tcpu_lib_from_bin /prefix/${CMAKE_INSTALL_BINDIR} /prefix/${CMAKE_INSTALL_LIBDIR})
-set_target_properties(tcpu PROPERTIES INSTALL_RPATH "${tcpu_origin}/${tcpu_lib_from_bin}"
+set_target_properties(tcpu tcpu-rt PROPERTIES INSTALL_RPATH "${tcpu_origin}/${tcpu_lib_from_bin}"
                                       INSTALL_RPATH_USE_LINK_PATH ON)
 set_target_properties(tcpu_runtime tcpu_codegen PROPERTIES INSTALL_RPATH "${tcpu_origin}"
                                                            INSTALL_RPATH_USE_LINK_PATH ON)

@@ -16,6 +16,10 @@ case "$toolchain" in
       llvm="$(brew --prefix llvm@19)"
       cc="$llvm/bin/clang"; cxx="$llvm/bin/clang++"
       extra=(-DOpenMP_ROOT="$(brew --prefix libomp)" -DCMAKE_PREFIX_PATH="$llvm")
+      # The Python extension for the interpreter the tests run (Homebrew's, with numpy and torch).
+      if python="$("$here/scripts/find-python.sh" 2>/dev/null)"; then
+        extra+=(-DPython3_EXECUTABLE="$python")
+      fi
     else
       cc=clang-19; cxx=clang++-19; extra=()
     fi ;;

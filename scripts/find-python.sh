@@ -4,7 +4,11 @@
 # -pytest from apt; the python3 first on PATH may be another interpreter (pyenv's, a virtual
 # environment's) without them. TCPU_PYTHON overrides.
 set -euo pipefail
-for candidate in "${TCPU_PYTHON:-}" /usr/bin/python3 python3; do
+# On macOS, Homebrew's python3 (the one its numpy and pytorch are built for), not Apple's
+# /usr/bin/python3.
+brew_python=""
+[ "$(uname -s)" = Darwin ] && command -v brew >/dev/null && brew_python="$(brew --prefix)/bin/python3"
+for candidate in "${TCPU_PYTHON:-}" "$brew_python" /usr/bin/python3 python3; do
   [ -n "$candidate" ] || continue
   command -v "$candidate" >/dev/null 2>&1 || continue
   if "$candidate" -c "import numpy, torch, pytest" >/dev/null 2>&1; then

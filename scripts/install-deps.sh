@@ -15,11 +15,13 @@ debian_packages=(
   python3-tabulate  # Triton's tutorial 04 prints its tables with it
   libtorch-dev python3-pip  # examples/torch_op: find_package(Torch); its setuptools build (pip wheel)
 )
-# The Python package (python/) builds against Homebrew's python@3.11, with its numpy and pytorch.
-# Homebrew has no pytest formula: tests/python needs `python3.11 -m pip install pytest
-# pytest-xdist` on macOS. Homebrew's pytorch includes Torch's CMake package (examples/torch_op).
+# The Python package (python/) builds against the Python that Homebrew's numpy and pytorch
+# formulae are built for (Homebrew's default python3, which they depend on; scripts/find-python.sh
+# finds it). Homebrew has no pytest formula: pytest and pytest-xdist come from pip into that
+# Python (PEP 668 marks it externally managed, hence --break-system-packages). Homebrew's
+# pytorch includes Torch's CMake package (examples/torch_op).
 brew_packages=(cmake ninja pkg-config llvm@19 libomp sleef googletest google-benchmark onednn
-               python@3.11 pybind11 numpy pytorch)
+               pybind11 numpy pytorch)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -45,12 +47,18 @@ install_macos() {
   for p in "${brew_packages[@]}"; do
     brew list --versions "$p" >/dev/null 2>&1 || missing+=("$p")
   done
-  if [ ${#missing[@]} -eq 0 ]; then
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing[*]}"
+    brew install "${missing[@]}"
+  else
     echo "install-deps: all ${#brew_packages[@]} Homebrew packages already installed"
-    return
   fi
-  echo "install-deps: installing ${missing[*]}"
-  brew install "${missing[@]}"
+  local python
+  python="$(brew --prefix)/bin/python3"
+  if ! "$python" -c "import pytest, xdist" >/dev/null 2>&1; then
+    echo "install-deps: installing pytest and pytest-xdist into $python (pip)"
+    "$python" -m pip install --quiet --break-system-packages pytest pytest-xdist
+  fi
 }
 
 case "$(uname -s)" in

@@ -25,7 +25,11 @@ all_targets=(signature grid linker_line npy command_line cache_entry ir module x
   xcheck_cases)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
-jobs="${TCPU_FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+jobs="${TCPU_FUZZ_JOBS:-$( (command -v nproc >/dev/null && nproc) || sysctl -n hw.ncpu)}"
+# LeakSanitizer does not exist on macOS on Apple silicon (ASan refuses detect_leaks=1 there):
+# leak checks are Linux's and Intel macOS's.
+leaks_supported=1
+[ "$(uname -s)/$(uname -m)" = Darwin/arm64 ] && leaks_supported=0
 
 case "$seconds" in '' | *[!0-9]*)
   echo "run-fuzzers: SECONDS must be a whole number, got '$seconds'" >&2
@@ -57,6 +61,7 @@ max_len() {
 # that compile IR therefore fuzz without leak detection, and their seeds and regression inputs
 # are checked for leaks afterwards instead (but for *llvm_fatal_error*, which leak so).
 fuzz_leaks() {
+  [ "$leaks_supported" = 1 ] || { echo 0; return; }
   case "$1" in
     ir | module) echo 0 ;;
     *) echo 1 ;;
@@ -131,7 +136,7 @@ build_seconds=$(($(date +%s) - start_build))
 work="$(mktemp -d "${TMPDIR:-/tmp}/tcpu-fuzz.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 # Sanitizer settings: stop at the first error, with a stack; leaks are errors.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:symbolize=1}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=$leaks_supported:abort_on_error=0:symbolize=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # Leaks inside LLVM's own error paths are LLVM's (tests/fuzz/lsan.supp says which).
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/tests/fuzz/lsan.supp:print_suppressions=0}"
@@ -142,7 +147,7 @@ start_fuzz=$(date +%s)
 for t in "${targets[@]}"; do
   corpus="$work/corpus/$t"
   mkdir -p "$corpus" "$work/tmp/$t"
-  cp "$root/tests/fuzz/corpus/$t/." "$corpus/" -R
+  cp -R "$root/tests/fuzz/corpus/$t/." "$corpus/"
   artifacts="$build/fuzz-artifacts/$t"
   rm -rf "$artifacts"
   mkdir -p "$artifacts"
@@ -169,7 +174,7 @@ for t in "${targets[@]}"; do
     "${bound[@]}" -max_len="$(max_len "$t")" -timeout="$(unit_timeout "$t")" \
     -rss_limit_mb=4096 -print_final_stats=1 -detect_leaks="$(fuzz_leaks "$t")" \
     -artifact_prefix="$artifacts/" "$corpus") >"$log" 2>&1 || status=$?
-  if [ "$status" -eq 0 ] && [ "$(fuzz_leaks "$t")" = 0 ]; then
+  if [ "$status" -eq 0 ] && [ "$leaks_supported" = 1 ] && [ "$(fuzz_leaks "$t")" = 0 ]; then
     inputs=()
     for f in "$root/tests/fuzz/corpus/$t"/* "$root/tests/fuzz/regressions/$t"/*; do
       case "$f" in *llvm_fatal_error* | *'*') ;; *) inputs+=("$f") ;; esac

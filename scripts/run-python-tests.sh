@@ -14,4 +14,4 @@ workers=()
 "$python" -c "import xdist" >/dev/null 2>&1 && workers=(-n "$jobs")
 echo "== python tests ($python, package from $build_dir/python)"
 PYTHONPATH="$build_dir/python" "$python" -m pytest "$here/tests/python" -q -p no:cacheprovider \
-  "${workers[@]}" "$@"
+  ${workers[@]+"${workers[@]}"} "$@"  # (macOS's bash 3.2 calls an empty array unbound)

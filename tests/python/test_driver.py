@@ -17,6 +17,11 @@ drivers = importlib.import_module("tcpu.triton.runtime.driver")
 
 
 @pytest.fixture
+
+def _usable_cpus() -> int:
+    """The CPUs this process may run on (Linux's affinity; macOS has none: all of them)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
 def active():
     return drivers.CPUDriver()
 
@@ -32,7 +37,7 @@ def test_device_properties_have_triton_keys_and_cpu_values(active, no_thread_env
     assert set(props) == {"multiprocessor_count", "max_shared_mem", "max_num_regs", "warpSize",
                           "sm_clock_rate", "mem_clock_rate", "mem_bus_width"}
     assert all(isinstance(v, int) for v in props.values())
-    assert props["multiprocessor_count"] == len(os.sched_getaffinity(0))
+    assert props["multiprocessor_count"] == _usable_cpus()
     assert props["max_shared_mem"] == 1 << 30
     assert props["warpSize"] == 1
     assert props["max_num_regs"] == 65536
@@ -50,7 +55,7 @@ def test_worker_threads_follow_the_runtimes_environment(active, monkeypatch, no_
     monkeypatch.setenv("TCPU_NUM_THREADS", "zero")  # not a count: the next source decides
     assert get(0)["multiprocessor_count"] == 3
     monkeypatch.setenv("OMP_NUM_THREADS", "0")
-    assert get(0)["multiprocessor_count"] == len(os.sched_getaffinity(0))
+    assert get(0)["multiprocessor_count"] == _usable_cpus()
 
 
 def test_target_is_the_cpu(active):

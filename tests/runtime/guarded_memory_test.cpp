@@ -18,6 +18,15 @@
 namespace tcpu::test {
 namespace {
 
+// What touching a PROT_NONE page raises: SIGSEGV on Linux, SIGBUS on macOS.
+#if defined(__APPLE__)
+constexpr int kGuardSignal = SIGBUS;
+constexpr const char* kGuardSignalName = "SIGBUS";
+#else
+constexpr int kGuardSignal = SIGSEGV;
+constexpr const char* kGuardSignalName = "SIGSEGV";
+#endif
+
 class GuardedMemory : public RuntimeTest {
 protected:
   void SetUp() override {
@@ -65,7 +74,7 @@ TEST_F(GuardedMemory, AWriteJustPastTheEndFaults) {
   tcpuDeviceptr p = 0;
   ASSERT_TCPU(tcpuMemAllocEx(&p, 4096, TCPU_MEMALLOC_GUARD));
   poke(bytesAt(p) + 4095); // the last byte is the buffer's
-  EXPECT_EXIT(poke(bytesAt(p) + 4096), testing::KilledBySignal(SIGSEGV), "");
+  EXPECT_EXIT(poke(bytesAt(p) + 4096), testing::KilledBySignal(kGuardSignal), "");
   EXPECT_TCPU(tcpuMemFree(p));
 }
 
@@ -74,7 +83,7 @@ TEST_F(GuardedMemory, TheAlignmentPaddingIsNotCaught) {
   tcpuDeviceptr p = 0;
   ASSERT_TCPU(tcpuMemAllocEx(&p, 100, TCPU_MEMALLOC_GUARD));
   poke(bytesAt(p) + 127);
-  EXPECT_EXIT(poke(bytesAt(p) + 128), testing::KilledBySignal(SIGSEGV), "");
+  EXPECT_EXIT(poke(bytesAt(p) + 128), testing::KilledBySignal(kGuardSignal), "");
   EXPECT_TCPU(tcpuMemFree(p));
 }
 
@@ -90,12 +99,13 @@ TEST_F(GuardedMemory, AKernelRunningOffTheEndIsNamedWithTheBoundsCheckHint) {
   for (tcpuDeviceptr& buffer : buffers)
     ASSERT_TCPU(tcpuMemAllocEx(&buffer, 16 * sizeof(float), TCPU_MEMALLOC_GUARD));
   ASSERT_TCPU(tcpuSetNumThreads(1));
-  EXPECT_EXIT(launchPastTheEnd(function("vector_add_1024"), buffers[0], buffers[1], buffers[2]),
-              testing::KilledBySignal(SIGSEGV),
-              testing::AllOf(testing::HasSubstr("tcpu: kernel 'vector_add_1024' raised SIGSEGV "
-                                                "(invalid memory access at 0x"),
-                             testing::HasSubstr("in program (0, 0, 0) of grid (1, 1, 1)"),
-                             testing::HasSubstr("TCPU_CHECK=bounds")));
+  EXPECT_EXIT(
+      launchPastTheEnd(function("vector_add_1024"), buffers[0], buffers[1], buffers[2]),
+      testing::KilledBySignal(kGuardSignal),
+      testing::AllOf(testing::HasSubstr(std::string("tcpu: kernel 'vector_add_1024' raised ") +
+                                        kGuardSignalName + " ("),
+                     testing::HasSubstr("in program (0, 0, 0) of grid (1, 1, 1)"),
+                     testing::HasSubstr("TCPU_CHECK=bounds")));
   for (tcpuDeviceptr buffer : buffers)
     EXPECT_TCPU(tcpuMemFree(buffer));
 }
@@ -105,7 +115,7 @@ TEST_F(GuardedMemory, TheEnvironmentGuardsEveryAllocation) {
   ASSERT_TCPU(tcpuInit(0));
   tcpuDeviceptr p = 0;
   ASSERT_TCPU(tcpuMemAlloc(&p, 4096));
-  EXPECT_EXIT(poke(bytesAt(p) + 4096), testing::KilledBySignal(SIGSEGV), "");
+  EXPECT_EXIT(poke(bytesAt(p) + 4096), testing::KilledBySignal(kGuardSignal), "");
   EXPECT_TCPU(tcpuMemFree(p));
 }
 

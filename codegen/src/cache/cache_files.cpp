@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "cache/object_cache.hpp"
+#include "support/file_stamps.hpp"
 #include "tcpu/environment.hpp"
 
 namespace tcpu::codegen {
@@ -114,10 +115,8 @@ Status scan(const std::filesystem::path& directory, Classify classify, bool keyD
     if (!S_ISREG(info.st_mode) || !classify(name, file)) continue;
     file.size = static_cast<uint64_t>(info.st_size);
     file.modified = info.st_mtime;
-    const auto nanoseconds = [](const timespec& time) {
-      return static_cast<int64_t>(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
-    };
-    file.lastUsedNs = std::max(nanoseconds(info.st_mtim), nanoseconds(info.st_atim));
+    const StatTimes times = statTimes(info);
+    file.lastUsedNs = std::max(times.modifiedNs, times.accessedNs);
     files.push_back(std::move(file));
   }
   if (error)

@@ -16,6 +16,7 @@
 #include "cache/object_cache.hpp"
 #include "kernel_flags.h"
 #include "support/debug_log.hpp"
+#include "support/file_stamps.hpp"
 #include "tcpu/status.hpp"
 
 namespace tcpu::codegen {
@@ -71,8 +72,7 @@ std::vector<TreeFile> listTrees(const std::vector<std::string>& directories) {
       struct stat info{};
       if (::stat(walk->path().c_str(), &info) != 0 || !S_ISREG(info.st_mode)) continue;
       files.push_back(
-          {walk->path().string(), static_cast<uint64_t>(info.st_size),
-           static_cast<int64_t>(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec});
+          {walk->path().string(), static_cast<uint64_t>(info.st_size), statTimes(info).modifiedNs});
     }
   }
   std::sort(files.begin(), files.end(),

@@ -1,4 +1,5 @@
 #include "ir/signature.hpp"
+#include "tcpu/float_chars.hpp"
 
 #include <charconv>
 #include <cstdint>
@@ -221,7 +222,7 @@ private:
         double value = 0;
         // Overflow and underflow are both refused: Python would turn them into inf or 0
         // silently, which is never what a constexpr in a signature means.
-        if (std::from_chars(base + mantissa, base + tokenEnd, value).ec != std::errc())
+        if (floatFromChars(base + mantissa, base + tokenEnd, value).ec != std::errc())
           return fail(begin_, "float constexpr is out of the range of fp64");
         entry_.type = TCPU_TYPE_FP64;
         entry_.floatValue = negative ? -value : value;

@@ -31,6 +31,7 @@
 namespace tcpu::codegen {
 namespace {
 
+#if defined(__ELF__) // the linking below is ELF's (ld.lld); elsewhere writeSharedLibrary refuses
 // The file of the library that defines `symbol` in this process.
 std::optional<std::string> libraryOf(const void* symbol) {
   Dl_info info{};
@@ -158,6 +159,7 @@ Status linkSharedObject(const std::string& object, const std::filesystem::path& 
         concat("ld.lld failed (", exitCode < 0 ? error : concat("exit ", exitCode), "): ", report));
   return {};
 }
+#endif // __ELF__
 
 } // namespace
 

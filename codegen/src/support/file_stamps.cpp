@@ -14,16 +14,20 @@ int64_t nanoseconds(const timespec& time) {
 
 } // namespace
 
+StatTimes statTimes(const struct stat& info) {
+#if defined(__APPLE__)
+  return {nanoseconds(info.st_mtimespec), nanoseconds(info.st_atimespec),
+          nanoseconds(info.st_ctimespec)};
+#else
+  return {nanoseconds(info.st_mtim), nanoseconds(info.st_atim), nanoseconds(info.st_ctim)};
+#endif
+}
+
 std::optional<FileStamp> stampFile(const std::string& path) {
   struct stat info{};
   if (::stat(path.c_str(), &info) != 0) return std::nullopt;
-#if defined(__APPLE__)
-  return FileStamp{path, static_cast<uint64_t>(info.st_size), nanoseconds(info.st_mtimespec),
-                   nanoseconds(info.st_ctimespec)};
-#else
-  return FileStamp{path, static_cast<uint64_t>(info.st_size), nanoseconds(info.st_mtim),
-                   nanoseconds(info.st_ctim)};
-#endif
+  const StatTimes times = statTimes(info);
+  return FileStamp{path, static_cast<uint64_t>(info.st_size), times.modifiedNs, times.changedNs};
 }
 
 bool stampsCurrent(const std::vector<FileStamp>& stamps) {

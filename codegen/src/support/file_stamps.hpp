@@ -4,6 +4,8 @@
 #ifndef TCPU_CODEGEN_FILE_STAMPS_HPP
 #define TCPU_CODEGEN_FILE_STAMPS_HPP
 
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -19,6 +21,14 @@ struct FileStamp {
   int64_t changedNs = 0;
   bool operator==(const FileStamp&) const = default;
 };
+
+// A stat's times in ns since the epoch (Darwin names the fields st_*timespec, Linux st_*tim).
+struct StatTimes {
+  int64_t modifiedNs = 0;
+  int64_t accessedNs = 0;
+  int64_t changedNs = 0;
+};
+StatTimes statTimes(const struct stat& info);
 
 // The file's stamp now; nullopt when it cannot be stat'ed.
 std::optional<FileStamp> stampFile(const std::string& path);

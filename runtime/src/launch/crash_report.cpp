@@ -76,8 +76,19 @@ void appendProgram(SignalSafeLine& line, uint64_t index, const uint32_t (&grid)[
   line << "(" << x << ", " << yz % grid[1] << ", " << yz / grid[1] << ")";
 }
 
+// Whether the CPU raised the signal (a fault, which returning from the handler re-raises), not
+// kill or raise: positive si_code values on Linux; on Darwin the values sent by kill/raise are
+// positive too (SI_USER is 0x10001), and faults' are small.
+bool raisedByTheCpu(const siginfo_t* info) {
+#if defined(__APPLE__)
+  return info && info->si_code > 0 && info->si_code < SI_USER;
+#else
+  return info && info->si_code > 0;
+#endif
+}
+
 void describeSignal(SignalSafeLine& line, int signal, const siginfo_t* info) {
-  const bool fault = info && info->si_code > 0; // raised by the CPU, not sent by kill/raise
+  const bool fault = raisedByTheCpu(info);
   switch (signal) {
   case SIGSEGV:
     line << "SIGSEGV (invalid memory access";
@@ -118,7 +129,7 @@ void forward(int signal, siginfo_t* info, void* context) {
   fallback.sa_handler = SIG_DFL;
   sigemptyset(&fallback.sa_mask);
   sigaction(signal, &fallback, nullptr);
-  if (!info || info->si_code <= 0) raise(signal);
+  if (!raisedByTheCpu(info)) raise(signal);
 }
 
 void onFatalSignal(int signal, siginfo_t* info, void* context) {

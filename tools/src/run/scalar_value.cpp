@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "formats/data_types.hpp"
+#include "tcpu/float_chars.hpp"
 
 namespace tcpu::cli {
 namespace {
@@ -129,7 +130,7 @@ Expected<T> parseFloatingPoint(std::string_view text, const std::string& what, t
       text.starts_with('+') && !text.starts_with("+-") ? text.substr(1) : text;
   T value = 0;
   const char* end = digits.data() + digits.size();
-  auto [stop, error] = std::from_chars(digits.data(), end, value);
+  auto [stop, error] = floatFromChars(digits.data(), end, value);
   if (error == std::errc::result_out_of_range && stop == end)
     return invalid(what, text, concat("is out of range for ", tcpuDataTypeName(type)));
   if (digits.empty() || error != std::errc() || stop != end)

@@ -1,4 +1,5 @@
 #include "xcheck/xcheck_rule.hpp"
+#include "tcpu/float_chars.hpp"
 
 #include <array>
 #include <charconv>
@@ -41,7 +42,7 @@ Expected<ComparisonRule> parseComparisonRule(std::string_view text) {
     if (number.empty()) return invalidRule(text, concat(prefix, " needs a bound"));
     double value = 0;
     const char* end = number.data() + number.size();
-    auto [stop, error] = std::from_chars(number.data(), end, value);
+    auto [stop, error] = floatFromChars(number.data(), end, value);
     if (error == std::errc::result_out_of_range)
       return invalidRule(text, "the bound is out of the range of a double");
     if (error != std::errc() || stop != end) return invalidRule(text, "the bound is not a number");

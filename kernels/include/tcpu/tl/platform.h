@@ -65,6 +65,8 @@ TL_INLINE int targetVectorBits() {
 TL_INLINE void spinPause() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __builtin_arm_yield();
 #endif
 }
 
