@@ -40,9 +40,9 @@ void onednnSoftmax(benchmark::State& state) {
   dnnl::memory source(layout, engine, input.data()), destination(layout, engine, output.data());
 #if DNNL_VERSION_MAJOR >= 3
   // oneDNN 3 (Ubuntu 24.04, Homebrew) builds primitive descriptors directly.
-  const dnnl::softmax_forward::primitive_desc descriptor(
-      engine, dnnl::prop_kind::forward_inference, dnnl::algorithm::softmax_accurate, layout, layout,
-      1);
+  const dnnl::softmax_forward::primitive_desc descriptor(engine, dnnl::prop_kind::forward_inference,
+                                                         dnnl::algorithm::softmax_accurate, layout,
+                                                         layout, 1);
 #else
   const dnnl::softmax_forward::primitive_desc descriptor(
       dnnl::softmax_forward::desc(dnnl::prop_kind::forward_inference, layout, 1), engine);
