@@ -14,6 +14,7 @@ debian_packages=(
   python3-numpy python3-torch python3-pytest python3-pytest-xdist python3-dev pybind11-dev
   python3-tabulate  # Triton's tutorial 04 prints its tables with it
   libtorch-dev python3-pip  # examples/torch_op: find_package(Torch); its setuptools build (pip wheel)
+  qemu-user  # scripts/run-arm64-tests.sh: the arm64 build's tests under emulation
 )
 # The Python package (python/) builds against the Python that Homebrew's numpy and pytorch
 # formulae are built for (Homebrew's default python3, which they depend on; scripts/find-python.sh

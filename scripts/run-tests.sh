@@ -2,7 +2,8 @@
 # Installs what is missing, checks formatting and the layering of #includes
 # (scripts/check-layering.sh), builds with clang-19 and (on Linux) g++-12 with warnings as
 # errors, runs the whole test suite on the clang build, the kernel tests again for the x86-64-v3
-# and baseline x86-64 code paths (scripts/run-target-tests.sh), the Python tests
+# and baseline x86-64 code paths (scripts/run-target-tests.sh), the runtime and ahead-of-time
+# kernels built for arm64 under qemu (scripts/run-arm64-tests.sh), the Python tests
 # (scripts/run-python-tests.sh), and checks the clang build as an installed package
 # (scripts/check-package.sh); on the g++ build it runs the tests of host code (below); then the
 # sanitizer builds (scripts/run-sanitizers.sh) and the fuzzers (scripts/run-fuzzers.sh).
@@ -41,6 +42,12 @@ for toolchain in "${toolchains[@]}"; do
     # The AVX2 and SSE2 code paths (issue 20), on any x86-64 host.
     "$here/scripts/run-target-tests.sh" "$build_dir" x86-64-v3 x86-64
     stage_done "x86-64-v3 and x86-64 code paths"
+    # Linux on Arm64 under qemu-aarch64 (docs/platforms.md), from Linux x86-64; an arm64 host
+    # runs the whole suite natively instead.
+    if [ "$(uname -s)/$(uname -m)" = Linux/x86_64 ]; then
+      "$here/scripts/run-arm64-tests.sh" "$build_dir" "$here/build-arm64"
+      stage_done "arm64 (emulated)"
+    fi
     # The Python front end and package (tests/python), once: the extension is built by both
     # toolchains, the Python code is the same.
     "$here/scripts/run-python-tests.sh" "$build_dir"

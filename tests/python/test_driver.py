@@ -16,12 +16,12 @@ from tcpu.triton import testing
 drivers = importlib.import_module("tcpu.triton.runtime.driver")
 
 
-@pytest.fixture
-
 def _usable_cpus() -> int:
     """The CPUs this process may run on (Linux's affinity; macOS has none: all of them)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
+
+@pytest.fixture
 def active():
     return drivers.CPUDriver()
 

@@ -42,7 +42,6 @@ class CompiledKernel:
     params: list[Param]
     codes: str
     handle: Any = None  # the extension's Kernel
-    asserts: bool = True  # whether the body has device_assert / assert statements
     check_bounds: bool = False  # compiled with bounds checks (debug, or TCPU_CHECK=bounds)
     # Triton's CompiledKernel fields that tools and tutorials read. A CPU program has no
     # register file or shared memory to budget; 1 (not 0) keeps users' occupancy arithmetic
@@ -212,7 +211,7 @@ def load_cached(jit: Any, key_kinds: list[tuple[Any, ...]], debug: bool, all_mut
     handle, meta = found
     params = [_param_from_record(r) for r in meta["params"]]
     return CompiledKernel(name=meta["name"], source=meta["source"], params=params,
-                          codes=meta["codes"], handle=handle, asserts=meta["asserts"],
+                          codes=meta["codes"], handle=handle,
                           check_bounds=check_bounds), name
 
 
@@ -246,7 +245,7 @@ def compile_specialization(jit: Any, key_kinds: list[tuple[Any, ...]], constexpr
     handle = None
     try:
         if cache_name and reads is not None and reads.cacheable:
-            meta = {"name": name, "source": text, "codes": codes, "asserts": lowerer.saw_assert,
+            meta = {"name": name, "source": text, "codes": codes,
                     "params": [_param_record(p) for p in params], "reads": reads.by_function}
             handle = disk_cache.store(cache_name, text, meta, fp_contract, check_bounds)
         if handle is None:
@@ -260,7 +259,7 @@ def compile_specialization(jit: Any, key_kinds: list[tuple[Any, ...]], constexpr
             f"report it with this message):\n{e.detail}\n--- generated source ---\n{text}",
             None, name) from None
     return CompiledKernel(name=name, source=text, params=params, codes=codes, handle=handle,
-                          asserts=lowerer.saw_assert, check_bounds=check_bounds)
+                          check_bounds=check_bounds)
 
 
 __all__ = ["CompiledKernel", "CompilationError", "compile_specialization", "generate",

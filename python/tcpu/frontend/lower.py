@@ -108,7 +108,6 @@ class Lowerer:
         self.debug = debug
         self.jit_type = jit_type
         self.written_roots: set[str] = set()
-        self.saw_assert = False  # a device_assert or assert was lowered (debug on or not)
         self.frames: list[Frame] = []
         self.pointer_params: dict[str, tlc.pointer_type] = {}
         self._loops: list[dict[str, Carry]] = []

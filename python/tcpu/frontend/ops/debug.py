@@ -50,7 +50,6 @@ def device_print(cx: OpContext, prefix: Any, *args: Any, hex: Any = False) -> No
 
 @op("device_assert")
 def device_assert(cx: OpContext, cond: Any, msg: Any = "", mask: Any = None) -> None:
-    cx.lowerer.saw_assert = True
     if not cx.lowerer.debug:
         return None
     c = unwrap(cond)
