@@ -4,7 +4,7 @@
 # tcpu_compile_kernel(<target> SOURCE <kernel.cpp|.ll|.bc|.py> KERNEL_NAME <name>
 #                     SIGNATURE "<sig>" GRID "<gX,gY,gZ>" [OUT_NAME <n>] [ID <id>]
 #                     [TARGET_CPU <cpu>] [NUM_THREADS <t>] [NUM_WARPS <w>] [NUM_STAGES <s>]
-#                     [TRIPLE <triple> [SYSROOT <dir>]])
+#                     [TRIPLE <triple> SYSROOT <dir>])
 #   Compiles one specialization of a kernel (`tcpu compile`; for a @triton.jit kernel in a .py
 #   file, `python3 -m tcpu.compile` with tcpu's Python package) to an object and a header
 #   (<n>.<hash>_<suffix>.o/.h) that <target> builds in. OUT_NAME (default KERNEL_NAME)

@@ -234,6 +234,29 @@ TEST(Compile, BadCommandLinesFailWithTheArgumentAndWriteNothing) {
   EXPECT_EQ(r.code, kExitUsage);
   EXPECT_NE(r.err.find("unknown argument 'n'"), std::string::npos) << r.err;
 
+  // Another system: --triple needs --sysroot and the reverse; an unknown triple or a CPU of
+  // another architecture is named.
+  r = run({kVectorAdd, "--kernel-name", "add_kernel", "--signature", sig, "--grid", grid,
+           "--out-path", out, "--triple", "aarch64-linux-gnu"});
+  EXPECT_EQ(r.code, kExitUsage);
+  EXPECT_NE(r.err.find("--triple aarch64-linux-gnu needs --sysroot"), std::string::npos) << r.err;
+  r = run({kVectorAdd, "--kernel-name", "add_kernel", "--signature", sig, "--grid", grid,
+           "--out-path", out, "--sysroot", dir.path().string()});
+  EXPECT_EQ(r.code, kExitUsage);
+  EXPECT_NE(r.err.find("--sysroot is for --triple"), std::string::npos) << r.err;
+  r = run({kVectorAdd, "--kernel-name", "add_kernel", "--signature", sig, "--grid", grid,
+           "--out-path", out, "--triple", "nonsense-x-y", "--sysroot", dir.path().string()});
+  EXPECT_NE(r.code, kExitSuccess);
+  EXPECT_NE(r.err.find("--triple/--target: no LLVM target for nonsense-x-y"), std::string::npos)
+      << r.err;
+  r = run({kVectorAdd, "--kernel-name", "add_kernel", "--signature", sig, "--grid", grid,
+           "--out-path", out, "--triple", "aarch64-linux-gnu", "--sysroot", dir.path().string(),
+           "--target", "skylake"});
+  EXPECT_NE(r.code, kExitSuccess);
+  EXPECT_NE(r.err.find("target CPU 'skylake' is not a CPU LLVM knows for aarch64"),
+            std::string::npos)
+      << r.err;
+
   r = run({kVectorAdd, "--kernel-name", "add_kernel", "--signature", sig, "--grid", grid,
            "--out-path", (dir.path() / "missing-dir" / "k").string()});
   EXPECT_EQ(r.code, kExitInputOutput);

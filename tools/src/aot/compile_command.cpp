@@ -68,16 +68,19 @@ Expected<codegen::CompiledModule> compileSpecialization(const CompileJob& job,
   options.targetTriple = job.triple;
   options.sysroot = job.sysroot;
   options.useCache = false;
+  // The target first: a triple or CPU LLVM does not know is named before clang meets it.
+  Expected<codegen::TargetDescription> target =
+      codegen::describeTarget(options.targetCpu, options.targetTriple);
+  if (!target)
+    return Status(target.status().code(),
+                  concat(job.triple.empty() ? "--target: " : "--triple/--target: ",
+                         target.status().message()));
   std::string bitcode = bytes.take();
   if (codegen::isKernelSourcePath(job.input)) {
     Expected<std::string> compiled = codegen::compileSourceToBitcode(bitcode, job.input, options);
     if (!compiled) return compiled.status();
     bitcode = compiled.take();
   }
-  Expected<codegen::TargetDescription> target =
-      codegen::describeTarget(options.targetCpu, options.targetTriple);
-  if (!target)
-    return Status(target.status().code(), concat("--target: ", target.status().message()));
   codegen::CompileRequest request;
   request.bytes = std::as_bytes(std::span(bitcode));
   request.name = job.input;
@@ -135,6 +138,14 @@ int runCompile(std::span<const std::string> arguments, Console console) {
   job.sysroot = parsed.getOr("sysroot", "");
   if (!job.sysroot.empty() && job.triple.empty())
     return reportFailure(console, "compile", "--sysroot is for --triple: give both", kExitUsage);
+  // The launcher is C++ that includes <stdint.h>: compiled for another system, it needs that
+  // system's headers, which this one's are not.
+  if (!job.triple.empty() && job.sysroot.empty())
+    return reportFailure(console, "compile",
+                         concat("--triple ", job.triple,
+                                " needs --sysroot: the root of that system's C headers (for "
+                                "aarch64-linux-gnu: scripts/arm64-sysroot.sh makes one)"),
+                         kExitUsage);
   if (auto threads = parsed.get("num-threads")) {
     Expected<long long> value = parseInteger("--num-threads", *threads, 0, 1 << 16);
     if (!value) return reportFailure(console, "compile", value.status(), kExitUsage);
