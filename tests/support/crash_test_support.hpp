@@ -23,6 +23,16 @@ inline void prepareCrashTests() {
   }
 }
 
+// The same for a child started through a shell (a command that the kernel may kill): a prefix
+// that appends those options to the sanitizers' variables. Harmless without a sanitizer.
+inline std::string sanitizersLeaveFatalSignalsPrefix() {
+  std::string prefix;
+  for (const char* variable : {"ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"})
+    prefix += std::string(variable) + "=\"${" + variable + ":+$" + variable +
+              ":}handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0\" ";
+  return prefix;
+}
+
 } // namespace tcpu::test
 
 #endif // TCPU_TESTS_SUPPORT_CRASH_TEST_SUPPORT_HPP

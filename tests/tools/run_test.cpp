@@ -9,6 +9,7 @@
 #include <regex>
 #include <string>
 
+#include "crash_test_support.hpp"
 #include "formats/npy.hpp"
 #include "run/scalar_value.hpp"
 #include "scoped_environment.hpp"
@@ -497,11 +498,13 @@ TEST_F(RunCommand, UnwritableOutDirIsAnOutputError) {
 // own (the kernel may kill it), stdout and stderr together, ending with "exit=<status>".
 std::string runPastTheArrays(const TempDir& dir, const std::string& grid, int threads,
                              const std::string& environment = "") {
-  const std::string command = concat(
-      "TCPU_CACHE_DIR='", (dir.path() / "cache").string(), "' ", environment, " '", TCPU_TOOL_PATH,
-      "' run '", kVectorAdd, "' -k add_kernel --signature '", kVectorAddSignature, "' --grid '",
-      grid, "' --arg zeros:4 --arg zeros:4", " --arg zeros:4 --arg 1000000 --num-threads ", threads,
-      " --out-dir '", (dir.path() / "out").string(), "' 2>&1; echo \"exit=$?\"");
+  // Under a sanitizer the tool leaves the fault to tcpu's crash report and the default action.
+  const std::string command =
+      concat(test::sanitizersLeaveFatalSignalsPrefix(), "TCPU_CACHE_DIR='",
+             (dir.path() / "cache").string(), "' ", environment, " '", TCPU_TOOL_PATH, "' run '",
+             kVectorAdd, "' -k add_kernel --signature '", kVectorAddSignature, "' --grid '", grid,
+             "' --arg zeros:4 --arg zeros:4", " --arg zeros:4 --arg 1000000 --num-threads ",
+             threads, " --out-dir '", (dir.path() / "out").string(), "' 2>&1; echo \"exit=$?\"");
   return runShell(command).second;
 }
 
