@@ -10,13 +10,17 @@
 
 namespace tcpu::test {
 
+// The CPU TCPU_TARGET_CPU names for the run ("" when unset).
+inline std::string_view namedTargetCpu() {
+  const char* named = std::getenv("TCPU_TARGET_CPU");
+  return named ? named : "";
+}
+
 // Whether compiled kernels fuse multiply-adds where contraction is allowed: the target has FMA.
 inline bool compileTargetHasFma() {
-  const char* named = std::getenv("TCPU_TARGET_CPU");
   // x86-64's levels as LLVM names them: FMA came with v3 (AVX2). Other names are taken to be
   // the host or a CPU like it (codegen refuses a CPU with instruction sets the host lacks).
-  if (named && (std::string_view(named) == "x86-64" || std::string_view(named) == "x86-64-v2"))
-    return false;
+  if (namedTargetCpu() == "x86-64" || namedTargetCpu() == "x86-64-v2") return false;
 #if defined(__x86_64__)
   return __builtin_cpu_supports("fma");
 #else
@@ -27,8 +31,7 @@ inline bool compileTargetHasFma() {
 // Whether the target has SSE4.1's blends (every x86-64 level but the baseline; AArch64's NEON has
 // its own): without them LLVM's cost model keeps some select-guarded math scalar.
 inline bool compileTargetHasBlends() {
-  const char* named = std::getenv("TCPU_TARGET_CPU");
-  if (named && std::string_view(named) == "x86-64") return false;
+  if (namedTargetCpu() == "x86-64") return false;
 #if defined(__x86_64__)
   return __builtin_cpu_supports("sse4.1");
 #else
