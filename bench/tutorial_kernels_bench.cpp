@@ -59,14 +59,16 @@ void softmaxOverGrid(benchmark::State& state, bool programPerThread) {
                           static_cast<int64_t>(sizeof(float)));
 }
 
-void kernelsMatmulF32(benchmark::State& state) {
+// kernelName's tiles of C are block x block.
+void kernelsMatmulF32(benchmark::State& state, const char* kernelName, int32_t block) {
   const auto n = static_cast<int32_t>(state.range(0));
-  tcpuFunction matmul = tutorialFunction("matmul.bc", "matmul_f32");
+  tcpuFunction matmul = tutorialFunction("matmul.bc", kernelName);
   if (!matmul) return state.SkipWithError(tcpuGetLastErrorDetail());
   const auto count = static_cast<size_t>(n) * static_cast<size_t>(n);
   const std::vector<float> a = filled(count, 0.01f), b = filled(count, 0.02f);
   std::vector<float> c(count, 0.0f);
-  const unsigned grid = static_cast<unsigned>(((n + 63) / 64) * ((n + 63) / 64));
+  const unsigned grid =
+      static_cast<unsigned>(((n + block - 1) / block) * ((n + block - 1) / block));
   for (auto _ : state)
     if (!succeeded(state, launch(matmul, grid, 1, a.data(), b.data(), c.data(), n, n, n, n, 1, n, 1,
                                  n, 1)))
@@ -180,8 +182,15 @@ BENCHMARK_CAPTURE(softmaxOverGrid, programPerThread, true)
     ->Arg(1024)
     ->Arg(4096)
     ->UseRealTime();
-BENCHMARK(kernelsMatmulF32)
+BENCHMARK_CAPTURE(kernelsMatmulF32, tutorialTiles, "matmul_f32", 64)
     ->Name("kernels/matmul_f32")
+    ->Arg(512)
+    ->Arg(1024)
+    ->Arg(2048)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(kernelsMatmulF32, largeTiles, "matmul_f32_large", 128)
+    ->Name("kernels/matmul_f32_large")
     ->Arg(512)
     ->Arg(1024)
     ->Arg(2048)

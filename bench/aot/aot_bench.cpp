@@ -1,7 +1,8 @@
-// The tutorial matmul (fp32, n x n) and softmax (4096 x 1024, one row per program), compiled ahead
-// of time for a named CPU, timed on a machine without LLVM: scripts/gpu/bundle-aot-bench.sh
-// builds it, bench/aot/torch_baseline.py times PyTorch's CPU matmul and softmax beside it.
-// Each figure is the median of R launches (default 21) after one warm-up.
+// The tutorial matmul (fp32, n x n; matmul_f32's 64 x 64 tiles and matmul_f32_large's 128 x 128)
+// and softmax (4096 x 1024, one row per program), compiled ahead of time for a named CPU, timed on
+// a machine without LLVM: scripts/gpu/bundle-aot-bench.sh builds it, bench/aot/torch_baseline.py
+// times PyTorch's CPU matmul and softmax beside it. Each figure is the median of R launches
+// (default 21) after one warm-up.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -53,6 +54,11 @@ int main(int argc, char** argv) {
       return matmul_default(nullptr, a.data(), b.data(), c.data(), n, n, n, n, 1, n, 1, n, 1);
     });
     std::printf("matmul_f32 %d: %.3f ms, %.1f GFLOP/s\n", n, ms, 2.0 * n * n * n / ms / 1e6);
+    const double largeMs = medianMilliseconds(repetitions, [&] {
+      return matmul_large_default(nullptr, a.data(), b.data(), c.data(), n, n, n, n, 1, n, 1, n, 1);
+    });
+    std::printf("matmul_f32_large %d: %.3f ms, %.1f GFLOP/s\n", n, largeMs,
+                2.0 * n * n * n / largeMs / 1e6);
   }
   const int rows = 4096, cols = 1024;
   std::vector<float> in(static_cast<size_t>(rows) * cols), out(in.size());

@@ -69,3 +69,8 @@ TL_KERNEL(matmul_f32_leaky_relu, matmul_kernel<float, float, 64, 64, 128, 8, tru
 TL_KERNEL(matmul_f16, matmul_kernel<float16, float16, 64, 64, 128, 8, false>);
 TL_KERNEL(matmul_f16_leaky_relu, matmul_kernel<float16, float16, 64, 64, 128, 8, true>);
 TL_KERNEL(matmul_f16_f32out, matmul_kernel<float16, float, 64, 64, 128, 8, false>);
+// The configuration for large products (one of the tutorial's own autotuning configurations):
+// 128 x 128 tiles of C read each row of A and column of B half as often as 64 x 64 ones, which
+// measured 1.1-1.2x faster at n = 1024 and 2048 on a 2-core Zen 3 (bench/RESULTS.md, issue 19);
+// BLOCK_SIZE_K 64 keeps a k step's A and B blocks (32 KB each) as large as those of 64 x 64 x 128.
+TL_KERNEL(matmul_f32_large, matmul_kernel<float, float, 128, 128, 64, 8, false>);

@@ -5,7 +5,8 @@
 namespace tcpu::test {
 namespace {
 
-constexpr int kBlock = 64; // BLOCK_SIZE_M and BLOCK_SIZE_N of the instantiations
+constexpr int kBlock = 64;       // BLOCK_SIZE_M and BLOCK_SIZE_N of the instantiations
+constexpr int kLargeBlock = 128; // ... and of matmul_f32_large
 
 struct Case {
   int m, n, k;
@@ -27,8 +28,8 @@ std::vector<double> reference(const std::vector<float>& a, const std::vector<flo
   return c;
 }
 
-unsigned gridFor(const Case& c) {
-  return static_cast<unsigned>(((c.m + kBlock - 1) / kBlock) * ((c.n + kBlock - 1) / kBlock));
+unsigned gridFor(const Case& c, int block = kBlock) {
+  return static_cast<unsigned>(((c.m + block - 1) / block) * ((c.n + block - 1) / block));
 }
 
 class Matmul : public TutorialTest, public ::testing::WithParamInterface<Case> {};
@@ -36,20 +37,32 @@ class Matmul : public TutorialTest, public ::testing::WithParamInterface<Case> {
 TEST_P(Matmul, Fp32MatchesDoubleReference) {
   const Case c = GetParam();
   tcpuModule module = load("matmul.bc");
-  for (bool leaky : {false, true}) {
-    tcpuFunction f = function(module, leaky ? "matmul_f32_leaky_relu" : "matmul_f32");
+  std::vector<float> tutorialTiles; // matmul_f32's result
+  struct Variant {
+    const char* name;
+    bool leaky;
+    int block;
+  };
+  for (const auto [name, leaky, block] :
+       {Variant{"matmul_f32", false, kBlock}, Variant{"matmul_f32_leaky_relu", true, kBlock},
+        Variant{"matmul_f32_large", false, kLargeBlock}}) {
+    tcpuFunction f = function(module, name);
     const auto a = randomFloats(static_cast<size_t>(c.m) * static_cast<size_t>(c.k), 21);
     const auto b = randomFloats(static_cast<size_t>(c.k) * static_cast<size_t>(c.n), 22);
     std::vector<float> out(static_cast<size_t>(c.m) * static_cast<size_t>(c.n) + 1, -9.0f);
-    ASSERT_TCPU(launch(f, gridFor(c), 1, 1, a.data(), b.data(), out.data(), c.m, c.n, c.k, c.k, 1,
-                       c.n, 1, c.n, 1));
+    ASSERT_TCPU(launch(f, gridFor(c, block), 1, 1, a.data(), b.data(), out.data(), c.m, c.n, c.k,
+                       c.k, 1, c.n, 1, c.n, 1));
     EXPECT_EQ(out.back(), -9.0f) << "wrote past C";
     out.pop_back();
     // fp32 accumulation of k products of magnitude <= 1: error <= k * 2^-24 * sum|a||b|
     // <= k^2 * 6e-8 in the worst case; random signs keep it near sqrt(k) of that.
     // 1e-5 * k absolute bounds it with margin for k <= 1024.
-    EXPECT_TRUE(allClose(out, reference(a, b, c.m, c.n, c.k, leaky), 1e-5 * c.k, 0))
-        << (leaky ? "leaky_relu" : "plain");
+    EXPECT_TRUE(allClose(out, reference(a, b, c.m, c.n, c.k, leaky), 1e-5 * c.k, 0)) << name;
+    // Every element sums in k order whatever the tiles (of C, of K, of registers): bit for bit.
+    if (block == kBlock && !leaky) tutorialTiles = out;
+    if (block == kLargeBlock) {
+      EXPECT_EQ(out, tutorialTiles) << name << " against matmul_f32";
+    }
   }
 }
 
@@ -105,8 +118,8 @@ TEST_F(TutorialTest, MatmulResultsDoNotDependOnTheTargetsTile) {
     return out;
   };
 #if defined(__x86_64__)
-  // The host (4 x 32 in zmm registers where it has AVX-512) against AVX2 code
-  // (4 x 16 in ymm registers). Both fuse multiply-adds (fmuladd contracts where the target has
+  // The host (6 x 32 in zmm registers where it has AVX-512) against AVX2 code
+  // (6 x 16 in ymm registers). Both fuse multiply-adds (fmuladd contracts where the target has
   // FMA; SSE2 code without it rounds twice and differs, by design, not by tile).
   if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
     GTEST_SKIP() << "this host does not run AVX2 + FMA code";

@@ -28,26 +28,27 @@ template <class T, class OutT>
 using dot_out_t = std::conditional_t<std::is_same_v<T, _Float16> && std::is_same_v<OutT, _Float16>,
                                      _Float16, dot_acc_t<T>>;
 
-// Register tile of the product: kTileRows rows of acc by Cols columns, accumulated over all
-// of K before being written back, each element in k order (so results do not depend on the
-// tile). 4 x 16 fp32 is 8 AVX2 registers (or 4 AVX-512 ones) of accumulators, small enough
-// for any x86-64 or AArch64 target to keep in registers. Where the target prefers 512-bit
-// vectors (32 of them), 4 x 32 keeps 8 in flight, which two FMA pipes of 4 cycles' latency
-// need; 4 x 16 would leave half of them idle.
-constexpr int kTileRows = 4;
+// Register tile of the product: up to kTileRows rows of acc by Cols columns, accumulated over
+// all of K before being written back, each element in k order (so results do not depend on the
+// tile). Cols is 16 fp32 (two AVX2 registers, four SSE or NEON ones), or 32 where the target
+// prefers 512-bit vectors. 6 rows of 16 are 12 AVX2 accumulators: with the two B vectors and an
+// A broadcast, 15 of the 16 ymm registers, which is what two FMA pipes of 4 cycles' latency
+// need (8 independent chains at least) with loads to spare: 6 broadcasts and 2 loads per 12
+// FMAs. 4 rows measured about 8 % slower on Zen 3 (bench/RESULTS.md). The rows left over (M
+// % 6: 4 of a block of 64) form one smaller tile.
+constexpr int kTileRows = 6;
 constexpr int kTileCols = 16;
 constexpr int kWideTileCols = 32;
-// The tile a product of M rows and N columns uses: whole tiles where they divide it, else one
-// row, or all N columns, at a time.
-template <int M>
-constexpr int kRowsPerTile = M % kTileRows == 0 ? kTileRows : 1;
+// Columns per tile for a product of N columns: whole tiles where they divide it, else all N.
 template <int N, int Cols>
 constexpr int kColsPerTile = N % Cols == 0 ? Cols : N;
+// Rows per tile: kTileRows for tiles of Cols columns; with all N columns in one tile (N not a
+// multiple of Cols), 4 rows where they divide M, else one, to keep the tile small.
+template <int M, int N, int Cols>
+constexpr int kRowsPerTile = N % Cols == 0 ? kTileRows : (M % 4 == 0 ? 4 : 1);
 
-template <class A, int M, int K, int N, int Cols>
+template <class A, int R, int K, int N, int C>
 TL_INLINE void dotTile(const A* a, const A* b, const A* acc, A* c, int i0, int j0) {
-  constexpr int R = kRowsPerTile<M>;
-  constexpr int C = kColsPerTile<N, Cols>;
   A tile[R][C];
   for (int r = 0; r < R; ++r)
     for (int s = 0; s < C; ++s)
@@ -65,12 +66,19 @@ TL_INLINE void dotTile(const A* a, const A* b, const A* acc, A* c, int i0, int j
       c[(i0 + r) * N + j0 + s] = tile[r][s];
 }
 
-// c = acc + a x b over tiles of R x Cols (each tile reads acc and writes c once).
+// c = acc + a x b over tiles of R x C (each tile reads acc and writes c once): the rows in whole
+// tiles of R, then the M % R rows left in tiles of their own height.
 template <class A, int M, int K, int N, int Cols>
 TL_INLINE void dotTiles(const A* a, const A* b, const A* acc, A* c) {
-  for (int i0 = 0; i0 < M; i0 += kRowsPerTile<M>)
-    for (int j0 = 0; j0 < N; j0 += kColsPerTile<N, Cols>)
-      dotTile<A, M, K, N, Cols>(a, b, acc, c, i0, j0);
+  constexpr int R = kRowsPerTile<M, N, Cols>;
+  constexpr int C = kColsPerTile<N, Cols>;
+  constexpr int whole = M / R * R;
+  for (int i0 = 0; i0 < whole; i0 += R)
+    for (int j0 = 0; j0 < N; j0 += C)
+      dotTile<A, R, K, N, C>(a, b, acc, c, i0, j0);
+  if constexpr (whole < M)
+    for (int j0 = 0; j0 < N; j0 += C)
+      dotTile<A, M - whole, K, N, C>(a, b, acc, c, whole, j0);
 }
 
 } // namespace detail
