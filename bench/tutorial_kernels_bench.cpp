@@ -189,6 +189,13 @@ BENCHMARK_CAPTURE(kernelsMatmulF32, tutorialTiles, "matmul_f32", 64)
     ->Arg(2048)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+BENCHMARK_CAPTURE(kernelsMatmulF32, wrappedColumns, "matmul_f32_wrap", 64)
+    ->Name("kernels/matmul_f32_wrap")
+    ->Arg(512)
+    ->Arg(1024)
+    ->Arg(2048)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(kernelsMatmulF32, largeTiles, "matmul_f32_large", 128)
     ->Name("kernels/matmul_f32_large")
     ->Arg(512)

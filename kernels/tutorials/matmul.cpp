@@ -2,12 +2,12 @@
 // program-id swizzle (programs that run together share B columns in cache),
 // fp32 accumulation, optional leaky_relu epilogue.
 //
-// One departure: the tutorial wraps both row and column indices with `% M`
-// and `% N` so loads never go out of bounds. The row wrap is kept (rows index
-// A through per-row offsets, contiguous along K either way); B's columns are
-// masked with `< N` instead of wrapped, which keeps them an affine index, so
-// each B row loads as one contiguous vector run. The lanes this changes are
-// past N and never stored.
+// The tutorial wraps both row and column indices with `% M` and `% N` so loads never go out of
+// bounds. The instantiations below mask B's columns with `< N` instead (an affine index, so each
+// B row loads as one contiguous vector run; the lanes this changes are past N and never stored);
+// matmul_f32_wrap keeps the tutorial's wrap, which tl turns into contiguous runs too wherever a
+// tile does not reach past N (PtrCols, tl/memory.h): the two run at the same speed
+// (bench/RESULTS.md, issue 19) and give the same bits.
 #include "tcpu/tl.h"
 
 namespace tl = tcpu::tl;
@@ -18,7 +18,7 @@ TL_INLINE auto leaky_relu(const T& x) {
 }
 
 template <class In, class Out, int BLOCK_SIZE_M, int BLOCK_SIZE_N, int BLOCK_SIZE_K,
-          int GROUP_SIZE_M, bool LEAKY_RELU>
+          int GROUP_SIZE_M, bool LEAKY_RELU, bool WRAP_COLUMNS = false>
 struct matmul_kernel : tl::program {
   void operator()(const In* a_ptr, const In* b_ptr, Out* c_ptr, int32_t M, int32_t N, int32_t K,
                   int32_t stride_am, int32_t stride_ak, int32_t stride_bk, int32_t stride_bn,
@@ -34,16 +34,27 @@ struct matmul_kernel : tl::program {
     const int32_t pid_n = (pid % num_pid_in_group) / group_size_m;
 
     const auto offs_am = (pid_m * BLOCK_SIZE_M + tl::arange<0, BLOCK_SIZE_M>()) % M;
-    const auto offs_bn = pid_n * BLOCK_SIZE_N + tl::arange<0, BLOCK_SIZE_N>();
     const auto offs_k = tl::arange<0, BLOCK_SIZE_K>();
     auto a_ptrs = a_ptr + (tl::col(offs_am) * int64_t{stride_am} + tl::row(offs_k) * stride_ak);
-    auto b_ptrs = b_ptr + (tl::col(offs_k) * stride_bk + tl::row(offs_bn) * stride_bn);
+    const auto offs_bn = pid_n * BLOCK_SIZE_N + tl::arange<0, BLOCK_SIZE_N>();
+    auto b_ptrs = [&] {
+      if constexpr (WRAP_COLUMNS) // the tutorial's form: every lane stays inside B
+        return b_ptr + (tl::col(offs_k) * stride_bk + tl::row(offs_bn % N) * stride_bn);
+      else
+        return b_ptr + (tl::col(offs_k) * stride_bk + tl::row(offs_bn) * stride_bn);
+    }();
     const auto b_cols = tl::row(offs_bn) < N;
 
     auto accumulator = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
     for (int32_t k = 0; k < tl::cdiv(K, BLOCK_SIZE_K); ++k) {
       const auto a = tl::load(a_ptrs, tl::row(offs_k) < K - k * BLOCK_SIZE_K, 0.0f);
-      const auto b = tl::load(b_ptrs, (tl::col(offs_k) < K - k * BLOCK_SIZE_K) & b_cols, 0.0f);
+      const auto k_rows = tl::col(offs_k) < K - k * BLOCK_SIZE_K;
+      const auto b = [&] {
+        if constexpr (WRAP_COLUMNS)
+          return tl::load(b_ptrs, k_rows, 0.0f);
+        else
+          return tl::load(b_ptrs, k_rows & b_cols, 0.0f);
+      }();
       accumulator = tl::dot(a, b, accumulator);
       a_ptrs += BLOCK_SIZE_K * stride_ak;
       b_ptrs += BLOCK_SIZE_K * stride_bk;
@@ -74,3 +85,5 @@ TL_KERNEL(matmul_f16_f32out, matmul_kernel<float16, float, 64, 64, 128, 8, false
 // measured 1.1-1.2x faster at n = 1024 and 2048 on a 2-core Zen 3 (bench/RESULTS.md, issue 19);
 // BLOCK_SIZE_K 64 keeps a k step's A and B blocks (32 KB each) as large as those of 64 x 64 x 128.
 TL_KERNEL(matmul_f32_large, matmul_kernel<float, float, 128, 128, 64, 8, false>);
+// The tutorial's own column wrap (`offs_bn % N`), for the benchmark and tests of its cost.
+TL_KERNEL(matmul_f32_wrap, matmul_kernel<float, float, 64, 64, 128, 8, false, true>);

@@ -140,6 +140,52 @@ def test_2d_strided_views(view, device):
 
 
 @triton.jit
+def _wrapped_columns_kernel(X, Z, W, R, C, sx, sz, STEP: tl.constexpr, KS: tl.constexpr,
+                            BR: tl.constexpr, BC: tl.constexpr, OFFSETS_FIRST: tl.constexpr):
+    # Tutorial 03's column wrap: per-row pointers plus wrapped columns, advanced in a loop;
+    # the offsets summed first (as the tutorial writes it) or added to the pointer one by one.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rows = pid_m * BR + tl.arange(0, BR)
+    cols = (pid_n * BC + tl.arange(0, BC)) % C
+    if OFFSETS_FIRST:
+        ptrs = X + (rows[:, None] * sx + cols[None, :] * STEP)
+    else:
+        ptrs = X + rows[:, None] * sx + cols[None, :] * STEP
+    acc = tl.zeros((BR, BC), dtype=tl.float32)
+    for _ in range(KS):
+        acc += tl.load(ptrs, mask=rows[:, None] < R, other=0.5)
+        ptrs += R * sx
+    out_cols = pid_n * BC + tl.arange(0, BC)
+    tl.store(Z + rows[:, None] * sz + out_cols[None, :], acc, mask=rows[:, None] < R)
+    # A store through wrapped columns: the programs that wrap write columns others write too,
+    # with the same values.
+    first = tl.load(X + rows[:, None] * sx + cols[None, :] * STEP, mask=rows[:, None] < R)
+    tl.store(W + rows[:, None] * C + cols[None, :], first, mask=rows[:, None] < R)
+
+
+@pytest.mark.parametrize("c", [100, 128, 30, 64])
+@pytest.mark.parametrize("step", [1, 2])
+@pytest.mark.parametrize("offsets_first", [False, True])
+def test_wrapped_columns(c, step, offsets_first, device):
+    """`(pid * BLOCK + arange) % C` as columns: contiguous rows where the tile does not wrap
+    (tl's PtrCols), gathers where it does; the same values either way."""
+    r, ks, br, bc = 37, 2, 16, 64
+    x = data("float32", (ks * r, c * step), 7)
+    tiles = triton.cdiv(c, bc)
+    z = torch.full((r, tiles * bc), -9.0, dtype=torch.float32, device=device)
+    w = torch.full((r, c), -9.0, dtype=torch.float32, device=device)
+    xd = dev(x, device)
+    grid = (triton.cdiv(r, br), tiles)
+    _wrapped_columns_kernel[grid](xd, z, w, r, c, xd.stride(0), z.stride(0), STEP=step, KS=ks,
+                                  BR=br, BC=bc, OFFSETS_FIRST=offsets_first)
+    j = np.arange(tiles * bc) % c
+    want = sum(x[k * r:(k + 1) * r][:, j * step] for k in range(ks))
+    np.testing.assert_array_equal(host(z), want)
+    np.testing.assert_array_equal(host(w), x[:r, ::step][:, :c])
+
+
+@triton.jit
 def _offset_types_kernel(X, Z, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     a = tl.load(X + offs.to(tl.int64))                  # int64 offsets

@@ -21,8 +21,8 @@ template <class X>
 TL_INLINE auto carried(const X& x) {
   if constexpr (is_block_v<X> || Scalar<X> || std::is_pointer_v<X>)
     return x;
-  else if constexpr (requires { x.colStep; })
-    return x; // Lin, Outer (affine index blocks) and Ptr (a pointer plus per-row offsets)
+  else if constexpr (requires { x.colStep; } || requires { x.col[0]; })
+    return x; // Lin, Outer (affine index blocks), Ptr and PtrCols (pointers plus offsets)
   else
     return x.eval();
 }

@@ -349,6 +349,65 @@ TL_INLINE auto operator+(Lin<B0, B1> y, Outer<D0, D1> x) {
   return x + y;
 }
 
+// OuterCols: an affine column ([M, 1]) plus an explicit row of offsets ([1, N]): value(i, j) =
+// row[i] + col[j], as int64 (as Outer). Triton's matmul tutorial builds B's offsets this way,
+// `offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn` with `offs_bn` wrapped `% N`;
+// a pointer plus it is a PtrCols (memory.h), which loads whole rows where the columns turn out
+// contiguous.
+template <int D0, int D1 = -1>
+struct OuterCols {
+  using shape = Shape<D0, D1>;
+  Outer<D0, D1> rows; // the per-row offsets (its column step 0)
+  int64_t col[shape::cols];
+
+  TL_INLINE Block<int64_t, D0, D1> eval() const {
+    return detail::materialize<Block<int64_t, D0, D1>>(*this);
+  }
+  TL_INLINE int64_t at(int i, int j) const { return rows.row[i] + col[j]; }
+};
+
+// (N > 1: a [1, 1] block is a column too, which Outer takes.)
+template <int M, class I, int N>
+  requires(std::is_integral_v<I> && N > 1)
+TL_INLINE OuterCols<M, N> operator+(Lin<M, 1> rows, Block<I, 1, N> cols) {
+  OuterCols<M, N> out;
+  for (int i = 0; i < M; ++i)
+    out.rows.row[i] = rows.base + i * rows.rowStep;
+  out.rows.colStep = 0;
+  for (int j = 0; j < N; ++j)
+    out.col[j] = static_cast<int64_t>(cols.v[j]);
+  return out;
+}
+template <int M, class I, int N>
+  requires(std::is_integral_v<I> && N > 1)
+TL_INLINE OuterCols<M, N> operator+(Block<I, 1, N> cols, Lin<M, 1> rows) {
+  return rows + cols;
+}
+// (By value, as the operators above: the forwarding elementwise operator+ would otherwise win.)
+template <int M, class F, class... Ops>
+  requires(std::is_integral_v<typename Expr<F, Ops...>::value_type> &&
+           Expr<F, Ops...>::block_type::rank == 2 && Expr<F, Ops...>::block_type::rows == 1 &&
+           Expr<F, Ops...>::block_type::cols > 1)
+TL_INLINE auto operator+(Lin<M, 1> rows, Expr<F, Ops...> cols) {
+  return rows + cols.eval();
+}
+template <int M, class F, class... Ops>
+  requires(std::is_integral_v<typename Expr<F, Ops...>::value_type> &&
+           Expr<F, Ops...>::block_type::rank == 2 && Expr<F, Ops...>::block_type::rows == 1 &&
+           Expr<F, Ops...>::block_type::cols > 1)
+TL_INLINE auto operator+(Expr<F, Ops...> cols, Lin<M, 1> rows) {
+  return rows + cols.eval();
+}
+template <int D0, int D1, std::integral S>
+TL_INLINE OuterCols<D0, D1> operator+(OuterCols<D0, D1> x, S s) {
+  x.rows = x.rows + s;
+  return x;
+}
+template <int D0, int D1, std::integral S>
+TL_INLINE OuterCols<D0, D1> operator+(S s, OuterCols<D0, D1> x) {
+  return x + s;
+}
+
 // reshape<D0, D1>(x) of an index block with one dimension of more than one element (a range,
 // a row or a column): element k is base + k * step whatever the shape, so the result is an
 // index block too (the front end's rank-3 indices reshape rows into columns this way).

@@ -90,6 +90,91 @@ TL_INLINE auto operator+(T* p, Expr<F, Ops...> offsets) {
   return p + offsets.eval();
 }
 
+// Pointers with an explicit column part: base + row[i] + col[j]. Triton's matmul tutorial
+// wraps its column indices (`offs_bn = (pid_n * BLOCK_N + arange) % N`) so that loads never
+// leave B, and adds them as a row to per-row pointers (`b_ptr + offs_k[:, None] * stride_bk +
+// offs_bn[None, :] * stride_bn`). Only the program at the right edge sees the wrap: for every
+// other one the columns are contiguous after all. So loads and stores check the columns once
+// at run time (`dense`) and go through the Ptr path (whole rows as vector runs) when they are
+// affine, and gather otherwise; the result is the same either way, lane by lane.
+template <class T, int D0, int D1>
+struct PtrCols {
+  using shape = Shape<D0, D1>;
+  Ptr<T, D0, D1> rows; // the base and the per-row offsets (its column step unused)
+  int64_t col[shape::cols];
+
+  TL_INLINE T* address(int i, int j) const { return rows.base + rows.row[i] + col[j]; }
+  TL_INLINE T* at(int i, int j) const { return address(i, j); }
+  TL_INLINE Block<T*, D0, D1> eval() const { return detail::materialize<Block<T*, D0, D1>>(*this); }
+  template <std::integral S>
+  TL_INLINE PtrCols& operator+=(S s) {
+    rows += s;
+    return *this;
+  }
+  template <std::integral S>
+  TL_INLINE PtrCols& operator-=(S s) {
+    rows -= s;
+    return *this;
+  }
+  // The same pointers as a Ptr when the columns step evenly (col[j] = col[0] + j * step).
+  TL_INLINE bool dense(Ptr<T, D0, D1>& out) const {
+    const int64_t step = shape::cols > 1 ? col[1] - col[0] : 0;
+    bool even = true;
+    for (int j = 1; j < shape::cols; ++j)
+      even &= col[j] == col[0] + j * step;
+    out = rows;
+    out.base += col[0];
+    out.colStep = step;
+    return even;
+  }
+};
+
+template <class T, int D0, int D1, std::integral S>
+TL_INLINE PtrCols<T, D0, D1> operator+(PtrCols<T, D0, D1> p, S s) {
+  return p += s;
+}
+template <class T, int D0, int D1, std::integral S>
+TL_INLINE PtrCols<T, D0, D1> operator-(PtrCols<T, D0, D1> p, S s) {
+  return p -= s;
+}
+// A column of pointers ([M, 1]) plus a row of integer offsets ([1, N]).
+template <class T, int M, class I, int N>
+  requires(std::is_integral_v<I> && N > 1)
+TL_INLINE PtrCols<T, M, N> operator+(Ptr<T, M, 1> p, Block<I, 1, N> cols) {
+  PtrCols<T, M, N> out;
+  out.rows.base = p.base;
+  out.rows.colStep = 0;
+  for (int i = 0; i < M; ++i)
+    out.rows.row[i] = p.row[i];
+  for (int j = 0; j < N; ++j)
+    out.col[j] = static_cast<int64_t>(cols.v[j]);
+  return out;
+}
+template <class T, int M, class F, class... Ops>
+  requires(std::is_integral_v<typename Expr<F, Ops...>::value_type> &&
+           Expr<F, Ops...>::block_type::rank == 2 && Expr<F, Ops...>::block_type::rows == 1 &&
+           Expr<F, Ops...>::block_type::cols > 1)
+TL_INLINE auto operator+(Ptr<T, M, 1> p, Expr<F, Ops...> cols) {
+  // (By value, as the other structured operators: a forwarding operator+ would otherwise win.)
+  return p + cols.eval();
+}
+
+template <class T, int D0, int D1>
+TL_INLINE PtrCols<T, D0, D1> operator+(T* p, OuterCols<D0, D1> x) {
+  PtrCols<T, D0, D1> out;
+  out.rows.base = p;
+  out.rows.colStep = 0;
+  for (int i = 0; i < Shape<D0, D1>::rows; ++i)
+    out.rows.row[i] = x.rows.row[i];
+  for (int j = 0; j < Shape<D0, D1>::cols; ++j)
+    out.col[j] = x.col[j];
+  return out;
+}
+template <class T, int D0, int D1>
+TL_INLINE PtrCols<T, D0, D1> operator+(OuterCols<D0, D1> x, T* p) {
+  return p + x;
+}
+
 namespace detail {
 
 // One row of a structured access: lanes [lo, hi) touch memory.
@@ -320,6 +405,16 @@ TL_INLINE auto load(const Expr<F, Ops...>& p, const M& mask, O other = 0) {
   return load(p.eval(), mask, other);
 }
 
+// PtrCols: the Ptr path where the columns are contiguous, else gathers (see PtrCols).
+template <class T, int D0, int D1, class... MaskAndOther>
+TL_INLINE Block<std::remove_const_t<T>, D0, D1> load(const PtrCols<T, D0, D1>& p,
+                                                     const MaskAndOther&... maskAndOther) {
+  static_assert(sizeof...(MaskAndOther) <= 2, "load(pointer, mask, other)");
+  Ptr<T, D0, D1> dense;
+  if (p.dense(dense)) return load(dense, maskAndOther...);
+  return load(p.eval(), maskAndOther...);
+}
+
 // Scalar pointers: tl.load(ptr) on a single address.
 template <class T>
 TL_INLINE std::remove_const_t<T> load(T* p) {
@@ -382,6 +477,15 @@ template <class F, class... Ops, Operand V, Tensor M>
   requires std::is_pointer_v<typename Expr<F, Ops...>::value_type>
 TL_INLINE void store(const Expr<F, Ops...>& p, const V& value, const M& mask) {
   store(p.eval(), value, mask);
+}
+template <class T, int D0, int D1, class V, class... Mask>
+TL_INLINE void store(const PtrCols<T, D0, D1>& p, const V& value, const Mask&... mask) {
+  static_assert(sizeof...(Mask) <= 1, "store(pointer, value, mask)");
+  Ptr<T, D0, D1> dense;
+  if (p.dense(dense))
+    store(dense, value, mask...);
+  else
+    store(p.eval(), value, mask...);
 }
 
 // Scalar store.
