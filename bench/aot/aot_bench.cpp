@@ -59,6 +59,11 @@ int main(int argc, char** argv) {
     });
     std::printf("matmul_f32_large %d: %.3f ms, %.1f GFLOP/s\n", n, largeMs,
                 2.0 * n * n * n / largeMs / 1e6);
+    const double wrapMs = medianMilliseconds(repetitions, [&] {
+      return matmul_wrap_default(nullptr, a.data(), b.data(), c.data(), n, n, n, n, 1, n, 1, n, 1);
+    });
+    std::printf("matmul_f32_wrap %d: %.3f ms, %.1f GFLOP/s\n", n, wrapMs,
+                2.0 * n * n * n / wrapMs / 1e6);
   }
   const int rows = 4096, cols = 1024;
   std::vector<float> in(static_cast<size_t>(rows) * cols), out(in.size());

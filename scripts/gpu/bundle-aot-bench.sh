@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds bench/aot/aot_bench (the tutorial matmul, with its tiles and the large ones, and softmax compiled ahead of time for the CPU
+# Builds bench/aot/aot_bench (the tutorial matmul: its tiles, the large ones, its own column wrap; softmax compiled ahead of time for the CPU
 # named, with the libraries it loads: tcpu's runtime, SLEEF, OpenMP) into .gpurun-a/, to time
 # tcpu's code on a machine that has no LLVM 19 (the lent GPU host's CPU), beside PyTorch:
 #
@@ -25,7 +25,11 @@ trap 'rm -rf "$stage"' EXIT
   "$tcpu" compile "$here/kernels/tutorials/softmax.cpp" --kernel-name softmax_1024 \
     --out-name softmax --signature '*fp32:16, *fp32:16, i32, i32, i32, i32' --grid 'n_rows,1,1' \
     --target "$cpu" >/dev/null
-  "$tcpu" link matmul.*.h matmul_large.*.h -o matmul_kernels
+  "$tcpu" compile "$here/kernels/tutorials/matmul.cpp" --kernel-name matmul_f32_wrap \
+    --out-name matmul_wrap \
+    --signature '*fp32:16, *fp32:16, *fp32:16, i32, i32, i32, i32, i32:1, i32, i32:1, i32, i32:1' \
+    --grid '((M+63)/64)*((N+63)/64),1,1' --target "$cpu" >/dev/null
+  "$tcpu" link matmul.*.h matmul_large.*.h matmul_wrap.*.h -o matmul_kernels
   "$tcpu" link softmax.*.h -o softmax_kernels
 )
 rm -rf .gpurun-a && mkdir -p .gpurun-a
