@@ -145,8 +145,10 @@ void removeEmptyFrontEndDirectories(const std::filesystem::path& directory,
                                     std::time_t minimumAgeSeconds) {
   const std::filesystem::path frontEnd = directory / "python";
   const std::time_t now = std::time(nullptr);
+  // No age asked (`tcpu cache clear`): no clock read. A file system with fine-grained
+  // timestamps can date a directory changed just now a second past time()'s coarse clock.
   const auto oldEnough = [&](const struct stat& info) {
-    return now - info.st_mtime >= minimumAgeSeconds;
+    return minimumAgeSeconds <= 0 || now - info.st_mtime >= minimumAgeSeconds;
   };
   std::error_code error;
   std::filesystem::directory_iterator entry(frontEnd, error);
