@@ -182,27 +182,19 @@ BENCHMARK_CAPTURE(softmaxOverGrid, programPerThread, true)
     ->Arg(1024)
     ->Arg(4096)
     ->UseRealTime();
+// n of the matmul benchmarks.
+void matmulSizes(benchmark::internal::Benchmark* b) {
+  b->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+}
 BENCHMARK_CAPTURE(kernelsMatmulF32, tutorialTiles, "matmul_f32", 64)
     ->Name("kernels/matmul_f32")
-    ->Arg(512)
-    ->Arg(1024)
-    ->Arg(2048)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(matmulSizes);
 BENCHMARK_CAPTURE(kernelsMatmulF32, wrappedColumns, "matmul_f32_wrap", 64)
     ->Name("kernels/matmul_f32_wrap")
-    ->Arg(512)
-    ->Arg(1024)
-    ->Arg(2048)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(matmulSizes);
 BENCHMARK_CAPTURE(kernelsMatmulF32, largeTiles, "matmul_f32_large", 128)
     ->Name("kernels/matmul_f32_large")
-    ->Arg(512)
-    ->Arg(1024)
-    ->Arg(2048)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(matmulSizes);
 BENCHMARK(kernelsLayerNormForward)
     ->Name("kernels/layer_norm_fwd/4096x")
     ->Arg(1024)

@@ -145,7 +145,7 @@ asan_stage() {
     # The recorded-golden cross-checks (one per reference kernel) all drive the same host code
     # (the .npy reader, the launch, the comparison); what differs between them is JIT'd kernel
     # code, which is not instrumented. Three of them (fp32, fp16, a reduction) run here, all of
-    # them on the clang build: that saves about 90 s of this stage's 6 minutes.
+    # them on the clang build: the stage's tests took 308 s instead of 359 (a fresh clone, 2 cores).
     local golden_cases
     golden_cases="$(ctest --test-dir "$build" -N -L xcheck |
       sed -nE 's@.*: (ReferenceKernels/XcheckCase[.]CpuMatchesTheGpuGoldens/[a-z0-9_]+).*@\1@p' |

@@ -6,8 +6,8 @@
 // bounds. The instantiations below mask B's columns with `< N` instead (an affine index, so each
 // B row loads as one contiguous vector run; the lanes this changes are past N and never stored);
 // matmul_f32_wrap keeps the tutorial's wrap, which tl turns into contiguous runs too wherever a
-// tile does not reach past N (PtrCols, tl/memory.h): the two run at the same speed
-// (bench/RESULTS.md, issue 19) and give the same bits.
+// tile does not reach past N (PtrCols, tl/memory.h): the two run at the same speed within
+// noise (0.95-1.15x, bench/RESULTS.md, issue 19) and give the same bits.
 #include "tcpu/tl.h"
 
 namespace tl = tcpu::tl;
@@ -37,12 +37,13 @@ struct matmul_kernel : tl::program {
     const auto offs_k = tl::arange<0, BLOCK_SIZE_K>();
     auto a_ptrs = a_ptr + (tl::col(offs_am) * int64_t{stride_am} + tl::row(offs_k) * stride_ak);
     const auto offs_bn = pid_n * BLOCK_SIZE_N + tl::arange<0, BLOCK_SIZE_N>();
-    auto b_ptrs = [&] {
-      if constexpr (WRAP_COLUMNS) // the tutorial's form: every lane stays inside B
-        return b_ptr + (tl::col(offs_k) * stride_bk + tl::row(offs_bn % N) * stride_bn);
+    const auto b_offs_n = [&] {
+      if constexpr (WRAP_COLUMNS)
+        return offs_bn % N; // the tutorial's form: every lane stays inside B
       else
-        return b_ptr + (tl::col(offs_k) * stride_bk + tl::row(offs_bn) * stride_bn);
+        return offs_bn;
     }();
+    auto b_ptrs = b_ptr + (tl::col(offs_k) * stride_bk + tl::row(b_offs_n) * stride_bn);
     const auto b_cols = tl::row(offs_bn) < N;
 
     auto accumulator = tl::zeros<float, BLOCK_SIZE_M, BLOCK_SIZE_N>();
@@ -81,8 +82,9 @@ TL_KERNEL(matmul_f16, matmul_kernel<float16, float16, 64, 64, 128, 8, false>);
 TL_KERNEL(matmul_f16_leaky_relu, matmul_kernel<float16, float16, 64, 64, 128, 8, true>);
 TL_KERNEL(matmul_f16_f32out, matmul_kernel<float16, float, 64, 64, 128, 8, false>);
 // The configuration for large products (one of the tutorial's own autotuning configurations):
-// 128 x 128 tiles of C read each row of A and column of B half as often as 64 x 64 ones, which
-// measured 1.1-1.2x faster at n = 1024 and 2048 on a 2-core Zen 3 (bench/RESULTS.md, issue 19);
+// 128 x 128 tiles of C read each row of A and column of B half as often as 64 x 64 ones: at
+// n = 1024 and 2048 they ran 0.94-1.16x as fast on a 2-core Zen 3 (within its noise) and
+// 1.03-1.23x on the GPU host's 16-core Xeon (bench/RESULTS.md, issue 19);
 // BLOCK_SIZE_K 64 keeps a k step's A and B blocks (32 KB each) as large as those of 64 x 64 x 128.
 TL_KERNEL(matmul_f32_large, matmul_kernel<float, float, 128, 128, 64, 8, false>);
 // The tutorial's own column wrap (`offs_bn % N`), for the benchmark and tests of its cost.

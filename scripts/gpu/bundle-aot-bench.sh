@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds bench/aot/aot_bench (the tutorial matmul: its tiles, the large ones, its own column wrap; softmax compiled ahead of time for the CPU
-# named, with the libraries it loads: tcpu's runtime, SLEEF, OpenMP) into .gpurun-a/, to time
-# tcpu's code on a machine that has no LLVM 19 (the lent GPU host's CPU), beside PyTorch:
+# Builds bench/aot/aot_bench (the tutorial matmul in three instantiations, and softmax, compiled
+# ahead of time for the CPU named, with the libraries it loads: tcpu's runtime, SLEEF, OpenMP)
+# into .gpurun-a/, to time tcpu's code on a machine that has no LLVM 19 (the lent GPU host's
+# CPU), beside PyTorch:
 #
 #   scripts/gpu/bundle-aot-bench.sh build-clang emeraldrapids
 #   run, carrying .gpurun-a:  cd .gpurun-a && LD_LIBRARY_PATH=. ./aot_bench 21 &&
@@ -15,20 +16,18 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 (
   cd "$stage"
-  "$tcpu" compile "$here/kernels/tutorials/matmul.cpp" --kernel-name matmul_f32 --out-name matmul \
-    --signature '*fp32:16, *fp32:16, *fp32:16, i32, i32, i32, i32, i32:1, i32, i32:1, i32, i32:1' \
-    --grid '((M+63)/64)*((N+63)/64),1,1' --target "$cpu" >/dev/null
-  "$tcpu" compile "$here/kernels/tutorials/matmul.cpp" --kernel-name matmul_f32_large \
-    --out-name matmul_large \
-    --signature '*fp32:16, *fp32:16, *fp32:16, i32, i32, i32, i32, i32:1, i32, i32:1, i32, i32:1' \
-    --grid '((M+127)/128)*((N+127)/128),1,1' --target "$cpu" >/dev/null
+  # matmul KERNEL OUT_NAME BLOCK: an fp32 instantiation with BLOCK x BLOCK tiles of C.
+  signature='*fp32:16, *fp32:16, *fp32:16, i32, i32, i32, i32, i32:1, i32, i32:1, i32, i32:1'
+  matmul() {
+    "$tcpu" compile "$here/kernels/tutorials/matmul.cpp" --kernel-name "$1" --out-name "$2" \
+      --signature "$signature" --grid "((M+$3-1)/$3)*((N+$3-1)/$3),1,1" --target "$cpu" >/dev/null
+  }
+  matmul matmul_f32 matmul 64
+  matmul matmul_f32_large matmul_large 128
+  matmul matmul_f32_wrap matmul_wrap 64
   "$tcpu" compile "$here/kernels/tutorials/softmax.cpp" --kernel-name softmax_1024 \
     --out-name softmax --signature '*fp32:16, *fp32:16, i32, i32, i32, i32' --grid 'n_rows,1,1' \
     --target "$cpu" >/dev/null
-  "$tcpu" compile "$here/kernels/tutorials/matmul.cpp" --kernel-name matmul_f32_wrap \
-    --out-name matmul_wrap \
-    --signature '*fp32:16, *fp32:16, *fp32:16, i32, i32, i32, i32, i32:1, i32, i32:1, i32, i32:1' \
-    --grid '((M+63)/64)*((N+63)/64),1,1' --target "$cpu" >/dev/null
   "$tcpu" link matmul.*.h matmul_large.*.h matmul_wrap.*.h -o matmul_kernels
   "$tcpu" link softmax.*.h -o softmax_kernels
 )

@@ -34,8 +34,9 @@ using dot_out_t = std::conditional_t<std::is_same_v<T, _Float16> && std::is_same
 // prefers 512-bit vectors. 6 rows of 16 are 12 AVX2 accumulators: with the two B vectors and an
 // A broadcast, 15 of the 16 ymm registers, which is what two FMA pipes of 4 cycles' latency
 // need (8 independent chains at least) with loads to spare: 6 broadcasts and 2 loads per 12
-// FMAs. 4 rows measured about 8 % slower on Zen 3 (bench/RESULTS.md). The rows left over (M
-// % 6: 4 of a block of 64) form one smaller tile.
+// FMAs. 4 rows ran about 8 % slower on Zen 3 in a stand-alone copy of the tutorial's loop
+// nest; in the whole kernel the difference is within noise (bench/RESULTS.md, issue 19). The
+// rows left over (M % 6: 4 of a block of 64) form one smaller tile.
 constexpr int kTileRows = 6;
 constexpr int kTileCols = 16;
 constexpr int kWideTileCols = 32;

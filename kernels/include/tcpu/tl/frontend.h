@@ -22,7 +22,7 @@ TL_INLINE auto carried(const X& x) {
   if constexpr (is_block_v<X> || Scalar<X> || std::is_pointer_v<X>)
     return x;
   else if constexpr (requires { x.colStep; } || requires { x.col[0]; })
-    return x; // Lin, Outer (affine index blocks), Ptr and PtrCols (pointers plus offsets)
+    return x; // Lin, Outer, OuterCols (index blocks), Ptr and PtrCols (pointers plus offsets)
   else
     return x.eval();
 }

@@ -366,17 +366,25 @@ struct OuterCols {
   TL_INLINE int64_t at(int i, int j) const { return rows.row[i] + col[j]; }
 };
 
-// (N > 1: a [1, 1] block is a column too, which Outer takes.)
-template <int M, class I, int N>
-  requires(std::is_integral_v<I> && N > 1)
-TL_INLINE OuterCols<M, N> operator+(Lin<M, 1> rows, Block<I, 1, N> cols) {
+namespace detail {
+// OuterCols with row[i] = rowAt(i) and the columns of `cols`.
+template <int M, int N, class RowAt, class I>
+TL_INLINE OuterCols<M, N> outerCols(RowAt rowAt, const Block<I, 1, N>& cols) {
   OuterCols<M, N> out;
   for (int i = 0; i < M; ++i)
-    out.rows.row[i] = rows.base + i * rows.rowStep;
+    out.rows.row[i] = rowAt(i);
   out.rows.colStep = 0;
   for (int j = 0; j < N; ++j)
     out.col[j] = static_cast<int64_t>(cols.v[j]);
   return out;
+}
+} // namespace detail
+
+// (N > 1: a [1, 1] block is a column too, which Outer takes.)
+template <int M, class I, int N>
+  requires(std::is_integral_v<I> && N > 1)
+TL_INLINE OuterCols<M, N> operator+(Lin<M, 1> rows, Block<I, 1, N> cols) {
+  return detail::outerCols<M, N>([&](int i) { return rows.base + i * rows.rowStep; }, cols);
 }
 template <int M, class I, int N>
   requires(std::is_integral_v<I> && N > 1)

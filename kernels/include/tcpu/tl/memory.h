@@ -141,14 +141,7 @@ TL_INLINE PtrCols<T, D0, D1> operator-(PtrCols<T, D0, D1> p, S s) {
 template <class T, int M, class I, int N>
   requires(std::is_integral_v<I> && N > 1)
 TL_INLINE PtrCols<T, M, N> operator+(Ptr<T, M, 1> p, Block<I, 1, N> cols) {
-  PtrCols<T, M, N> out;
-  out.rows.base = p.base;
-  out.rows.colStep = 0;
-  for (int i = 0; i < M; ++i)
-    out.rows.row[i] = p.row[i];
-  for (int j = 0; j < N; ++j)
-    out.col[j] = static_cast<int64_t>(cols.v[j]);
-  return out;
+  return p.base + detail::outerCols<M, N>([&](int i) { return p.row[i]; }, cols);
 }
 template <class T, int M, class F, class... Ops>
   requires(std::is_integral_v<typename Expr<F, Ops...>::value_type> &&
@@ -162,10 +155,7 @@ TL_INLINE auto operator+(Ptr<T, M, 1> p, Expr<F, Ops...> cols) {
 template <class T, int D0, int D1>
 TL_INLINE PtrCols<T, D0, D1> operator+(T* p, OuterCols<D0, D1> x) {
   PtrCols<T, D0, D1> out;
-  out.rows.base = p;
-  out.rows.colStep = 0;
-  for (int i = 0; i < Shape<D0, D1>::rows; ++i)
-    out.rows.row[i] = x.rows.row[i];
+  out.rows = p + x.rows;
   for (int j = 0; j < Shape<D0, D1>::cols; ++j)
     out.col[j] = x.col[j];
   return out;
