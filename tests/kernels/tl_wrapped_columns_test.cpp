@@ -1,7 +1,10 @@
 // Pointers with an explicit column part (tl::PtrCols, tl/memory.h), compiled for the host: the
 // matmul tutorial's wrapped columns (`(pid_n * BLOCK_N + arange) % N`) added to per-row offsets,
 // in both of the ways Triton code writes it. Tiles the wrap does not reach take the contiguous
-// path, tiles it reaches gather; loads and stores see the same elements either way.
+// path, tiles it reaches gather; loads and stores see the same elements either way. And the
+// tutorial's wrapped rows (`(pid_m * BLOCK_M + arange) % M`), added first as a column of
+// offsets and then the affine k part: a structured Ptr (whole rows as contiguous runs), not a
+// block of pointers that every load would gather through.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -53,6 +56,43 @@ TEST(TlWrappedColumns, LoadsAndStoresReachTheWrappedElements) {
               << "row " << i << ", column " << c << ", program " << pidN;
         }
     }
+}
+
+constexpr int kBlockM = 4, kM = 6, kBlockK = 8;
+
+TEST(TlWrappedRows, RowOffsetsThenAnAffineColumnAreAPtr) {
+  float x[kM * kStride];
+  for (int k = 0; k < kM * kStride; ++k)
+    x[k] = static_cast<float>(k);
+  const float* base = x;
+  for (const int32_t pidM : {0, 1}) { // program 1's rows wrap past M
+    const auto rows = (pidM * kBlockM + tl::arange<0, kBlockM>()) % kM;
+    const auto ks = tl::arange<0, kBlockK>();
+    const auto rowPointers = base + tl::col(rows) * kStride;
+    static_assert(std::is_same_v<decltype(rowPointers), const tl::Ptr<const float, kBlockM, 1>>);
+    const auto offsetsFirst = tl::col(rows) * kStride + base;
+    static_assert(std::is_same_v<decltype(offsetsFirst), decltype(rowPointers)>);
+    auto p = rowPointers + tl::row(ks) * 1;
+    static_assert(std::is_same_v<decltype(p), tl::Ptr<const float, kBlockM, kBlockK>>);
+    p += 2;              // a loop's `a_ptrs += BLOCK_K * stride_ak`
+    const int kLeft = 5; // K's mask: lanes k >= 5 read `other`
+    const tl::Block<float, kBlockM, kBlockK> loaded = tl::load(p, tl::row(ks) < kLeft, -1.0f);
+    for (int i = 0; i < kBlockM; ++i)
+      for (int k = 0; k < kBlockK; ++k) {
+        const int row = (pidM * kBlockM + i) % kM;
+        EXPECT_EQ(loaded.at(i, k), k < kLeft ? x[row * kStride + 2 + k] : -1.0f)
+            << "row " << i << ", k " << k << ", program " << pidM;
+      }
+    // With explicit columns too (both wrapped): a PtrCols over the same row offsets.
+    const auto cols = (tl::arange<0, kBlockN>() + 9) % kN;
+    const auto both = rowPointers + tl::row(cols) * 1;
+    static_assert(std::is_same_v<decltype(both), const tl::PtrCols<const float, kBlockM, kBlockN>>);
+    const auto gathered = tl::load(both);
+    for (int i = 0; i < kBlockM; ++i)
+      for (int j = 0; j < kBlockN; ++j)
+        EXPECT_EQ(gathered.at(i, j), x[((pidM * kBlockM + i) % kM) * kStride + (j + 9) % kN])
+            << "row " << i << ", lane " << j << ", program " << pidM;
+  }
 }
 
 } // namespace

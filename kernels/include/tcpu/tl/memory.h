@@ -83,10 +83,42 @@ TL_INLINE Block<T*, D0, D1> operator+(T* p, const Block<I, D0, D1>& offsets) {
     out.v[k] = p + offsets.v[k];
   return out;
 }
+template <class T, class I, int D0, int D1>
+  requires std::is_integral_v<I>
+TL_INLINE Block<T*, D0, D1> operator+(const Block<I, D0, D1>& offsets, T* p) {
+  return p + offsets;
+}
+
+// Pointer plus a column of explicit offsets ([M, 1]): a Ptr, one offset per row. Triton's
+// matmul tutorial wraps its row indices (`offs_am = (pid_m * BLOCK_M + arange) % M`) and a
+// front end adds the two parts one at a time (`(a_ptr + offs_am[:, None] * stride_am) +
+// offs_k[None, :] * stride_ak`): kept structured, the affine column part then makes a Ptr
+// (rows as contiguous runs) and an explicit row part a PtrCols, where a block of pointers
+// would turn every load of A into a gather (1.5x slower matmul, bench/RESULTS.md).
+template <class T, class I, int M>
+  requires std::is_integral_v<I>
+TL_INLINE Ptr<T, M, 1> operator+(T* p, const Block<I, M, 1>& offsets) {
+  Ptr<T, M, 1> out;
+  out.base = p;
+  for (int i = 0; i < M; ++i)
+    out.row[i] = offsets.v[i];
+  out.colStep = 0;
+  return out;
+}
+template <class T, class I, int M>
+  requires std::is_integral_v<I>
+TL_INLINE Ptr<T, M, 1> operator+(const Block<I, M, 1>& offsets, T* p) {
+  return p + offsets;
+}
 
 template <class T, class F, class... Ops>
   requires std::is_integral_v<typename Expr<F, Ops...>::value_type>
 TL_INLINE auto operator+(T* p, Expr<F, Ops...> offsets) {
+  return p + offsets.eval();
+}
+template <class T, class F, class... Ops>
+  requires std::is_integral_v<typename Expr<F, Ops...>::value_type>
+TL_INLINE auto operator+(Expr<F, Ops...> offsets, T* p) {
   return p + offsets.eval();
 }
 
