@@ -162,6 +162,8 @@ def bench_kernels() -> None:
     add_mod = importlib.import_module("01_vector_add")
     soft_mod = importlib.import_module("02_fused_softmax")
     mm_mod = importlib.import_module("03_matrix_multiplication")
+    ln_mod = importlib.import_module("05_layer_norm")
+    at_mod = importlib.import_module("06_fused_attention")
 
     def compare(label: str, py, cpp, number: int) -> None:
         py(), cpp()
@@ -202,6 +204,30 @@ def bench_kernels() -> None:
                     a, b, c, size, size, size, size, 1, size, 1, size, 1, BLOCK_SIZE_M=64,
                     BLOCK_SIZE_N=64, BLOCK_SIZE_K=128, GROUP_SIZE_M=8, ACTIVATION="", IEEE=True),
                 lambda: mm_cpp.launch(tiles, 1, 1, 0, "PPPiiiiiiiii", args), 2)
+    # 05 layer norm forward, fp32, 4096 x 1024, one row per program, BLOCK_SIZE 1024.
+    rows, cols = 4096, 1024
+    x, w, b, *_ = ln_mod.make(rows, cols, 0, dev, "float32")
+    y, mean, rstd = torch.empty_like(x), torch.empty(rows), torch.empty(rows)
+    ln_cpp = _cpp_kernel("layer_norm.cpp", "layer_norm_fwd_f32")
+    ln_args = (x.data_ptr(), y.data_ptr(), w.data_ptr(), b.data_ptr(), mean.data_ptr(),
+               rstd.data_ptr(), cols, cols, 1e-5)
+    compare("layer_norm_fwd fp32 4096x1024",
+            lambda: ln_mod.layer_norm_fwd_kernel[(rows,)](x, y, w, b, mean, rstd, cols, cols, 1e-5,
+                                                          BLOCK_SIZE=1024),
+            lambda: ln_cpp.launch(rows, 1, 1, 0, "PPPPPPiif", ln_args), 5)
+    # 06 attention forward, fp16, head dim 64, Z * H = 4, N_CTX 1024, BLOCK_M 64, BLOCK_N 32.
+    z, h, n_ctx, d = 1, 4, 1024, 64
+    q, k, v, o, m = at_mod.make(z, h, n_ctx, d, 0, dev)
+    at_cpp = _cpp_kernel("attention.cpp", "attn_fwd_d64")
+    strides = [s for t in (q, k, v, o) for s in t.stride()]
+    cpp_strides = [s for t in (q, k, v, o) for s in t.stride()[:3]]
+    at_args = (q.data_ptr(), k.data_ptr(), v.data_ptr(), 0.125, m.data_ptr(), o.data_ptr(),
+               *cpp_strides, h, n_ctx)
+    compare("attention fwd d64 fp16 4x1024",
+            lambda: at_mod.attn_fwd_kernel[(n_ctx // 64, z * h, 1)](
+                q, k, v, 0.125, m, o, *strides, z, h, n_ctx, HEAD_DIM=d, BLOCK_M=64, BLOCK_N=32,
+                STAGE=1),
+            lambda: at_cpp.launch(n_ctx // 64, z * h, 1, 0, "PPPfPP" + "i" * 14, at_args), 2)
 
 
 def bench_interpreter() -> None:

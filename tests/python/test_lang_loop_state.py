@@ -190,3 +190,44 @@ def test_tensor_descriptors_in_loops(kernel, device):
     out = torch.full((12,), -1, dtype=torch.int32, device=device)
     kernel[(1,)](x, out, 3, N=4)
     np.testing.assert_array_equal(out.cpu().numpy(), np.arange(12))
+
+
+@triton.jit
+def _self_update_kernel(X, OUT, STEPS, N: tl.constexpr):
+    rows = tl.arange(0, N)
+    x = tl.load(X + rows[:, None] * N + rows[None, :])
+    acc = x
+    flipped = x
+    total = x
+    older = x
+    for i in range(STEPS):
+        older = acc  # a name for the value before the update
+        acc = tl.where(acc > 3, acc * 0.5, acc) + (x + i)  # elementwise in acc: in place
+        flipped = tl.trans(flipped) + tl.flip(flipped, 1)  # reads other elements of itself
+        total = total + tl.sum(total, axis=0)[None, :] * 0.125
+    tl.store(OUT + rows[:, None] * N + rows[None, :], acc)
+    tl.store(OUT + N * N + rows[:, None] * N + rows[None, :], flipped)
+    tl.store(OUT + 2 * N * N + rows[:, None] * N + rows[None, :], total)
+    tl.store(OUT + 3 * N * N + rows[:, None] * N + rows[None, :], older)
+
+
+@pytest.mark.parametrize("steps", [0, 1, 3])
+def test_a_carried_block_updated_from_itself(steps, device):
+    """`acc = acc * 0.5 + x` writes acc in place (its reads go through a const reference, so the
+    lazy expression does not copy the block: frontend/loop_state.py's read_in_place); updates
+    that read other elements of the block, and names holding the old value, still see it whole."""
+    x = torch.arange(N * N, dtype=torch.float32, device=device).reshape(N, N) / 7
+    out = torch.zeros(4 * N * N, dtype=torch.float32, device=device)
+    _self_update_kernel[(1,)](x, out, steps, N=N)
+    xs = x.cpu().numpy()
+    acc, flipped, total, older = xs.copy(), xs.copy(), xs.copy(), xs.copy()
+    for i in range(steps):
+        older = acc
+        acc = np.where(acc > 3, acc * np.float32(0.5), acc) + (xs + np.float32(i))
+        flipped = flipped.T + flipped[:, ::-1]
+        total = total + total.sum(axis=0, dtype=np.float32)[None, :] * np.float32(0.125)
+    got = out.cpu().numpy().reshape(4, N, N)
+    np.testing.assert_array_equal(got[0], acc)
+    np.testing.assert_array_equal(got[1], flipped)
+    np.testing.assert_allclose(got[2], total, rtol=1e-6)  # the column sums' order is Triton's
+    np.testing.assert_array_equal(got[3], older)

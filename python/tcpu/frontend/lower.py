@@ -23,7 +23,8 @@ from . import cpp
 from .emitter import Emitter
 from .errors import CompilationError, UnsupportedError
 from .foreign import to_tcpu
-from .loop_state import assign_in_parallel, carry_leaves, leaf_writes, snapshot_aliases
+from .loop_state import (assign_in_parallel, carry_leaves, leaf_writes, read_in_place,
+                         snapshot_aliases)
 from .ops import OPS, load_all
 from .ops.arith import COMPARISONS, binary, convert, fold_any, unary
 from .ops.context import OpContext
@@ -348,7 +349,7 @@ class Lowerer:
                 carry.direct_stmt is node:
             self._check_carry(carry, v, node)
             snapshot_aliases(self.emit, self.frame.scope, carry.var, name)
-            self.emit.line(f"{carry.var} = {v.expr};")
+            self.emit.line(f"{carry.var} = {read_in_place(v.expr, carry.var)};")
             self.frame.scope[name] = carry.value
             return
         if isinstance(v, Value) and not v.expr.isidentifier():
