@@ -69,7 +69,7 @@ TL_INLINE void attn_fwd_inner(AttentionState<BLOCK_M, HEAD_DIM, BLOCK_N>& s, con
     const auto l_ij = tl::sum<1>(p);
     const auto alpha = tl::eval(tl::exp2(s.m_i - m_ij));
     s.l_i = s.l_i * alpha + l_ij;
-    s.acc = s.acc * tl::col(alpha);
+    s.acc *= tl::col(alpha); // in place: `s.acc = s.acc * ...` would copy the block first
     const auto v_ptrs = V + (tl::col(rows_n) * int64_t{stride_vk} + tl::row(offs_d));
     const auto v = tl::load(v_ptrs, tl::col(rows_n) < N_CTX, 0.0f);
     s.acc = tl::dot(p.template to<float16>(), v, s.acc);
