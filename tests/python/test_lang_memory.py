@@ -186,6 +186,49 @@ def test_wrapped_columns(c, step, offsets_first, device):
 
 
 @triton.jit
+def _row_pointers_kernel(X, OUT, M: tl.constexpr, N: tl.constexpr):
+    # Tutorial 03's wrapped rows: a pointer plus a column of explicit offsets ([M, 1]), which tl
+    # keeps as one offset per row (a structured pointer); every use of a pointer block must see
+    # the same pointers as a block of them.
+    rows = (tl.arange(0, M) * 3) % M
+    p = X + rows[:, None] * N
+    tiles = tl.load(tl.broadcast_to(p, (M, N)) + tl.arange(0, N)[None, :])
+    first = tl.load(tl.reshape(p, (M,)))
+    as_row = tl.load(tl.trans(p))
+    chosen = tl.load(tl.where(rows[:, None] > 2, p, X + rows[:, None] * 0))
+    masked = tl.load(p + 1, mask=rows[:, None] < 5, other=-1.0)
+    moved = tl.load(p + rows[:, None] % N)
+    o = tl.arange(0, M)
+    tl.store(OUT + o[:, None] * N + tl.arange(0, N)[None, :], tiles)
+    tl.store(OUT + M * N + o, first)
+    tl.store(OUT + M * N + M + o[None, :], as_row)
+    tl.store(OUT + M * N + 2 * M + o[:, None], chosen)
+    tl.store(OUT + M * N + 3 * M + o[:, None], masked)
+    tl.store(OUT + M * N + 4 * M + o[:, None], moved)
+    tl.atomic_add(p + N - 1, 1.0)
+
+
+def test_a_column_of_row_pointers_in_every_use(device):
+    m, n = 8, 4
+    x = torch.arange(m * n, dtype=torch.float32, device=device)
+    out = torch.zeros(m * n + 5 * m, dtype=torch.float32, device=device)
+    _row_pointers_kernel[(1,)](x, out, M=m, N=n)
+    xs = np.arange(m * n, dtype=np.float32).reshape(m, n)
+    rows = (np.arange(m) * 3) % m
+    got = out.cpu().numpy()
+    np.testing.assert_array_equal(got[:m * n].reshape(m, n), xs[rows])
+    parts = got[m * n:].reshape(5, m)
+    np.testing.assert_array_equal(parts[0], xs[rows, 0])
+    np.testing.assert_array_equal(parts[1], xs[rows, 0])
+    np.testing.assert_array_equal(parts[2], np.where(rows > 2, xs[rows, 0], xs[0, 0]))
+    np.testing.assert_array_equal(parts[3], np.where(rows < 5, xs[rows, 1], -1))
+    np.testing.assert_array_equal(parts[4], xs[rows, rows % n])
+    expected = xs.copy()
+    expected[:, n - 1] += 1
+    np.testing.assert_array_equal(x.cpu().numpy().reshape(m, n), expected)
+
+
+@triton.jit
 def _offset_types_kernel(X, Z, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     a = tl.load(X + offs.to(tl.int64))                  # int64 offsets
