@@ -1,9 +1,11 @@
 // Pointer blocks, load and store. A pointer plus a structured index (Lin or
-// Outer) is a Ptr: a base pointer, one offset per row and a column step.
-// Loading or storing it moves each row as one contiguous run when the step is
-// 1 (vector loads and stores, the mask reduced to a column window), and with
-// a strided loop otherwise. Pointers plus arbitrary offsets become a block of
-// pointers (gathers and scatters), as in Triton.
+// Outer, or a column of explicit offsets) is a Ptr: a base pointer, one offset
+// per row and a column step. Loading or storing it moves each row as one
+// contiguous run when the step is 1 (vector loads and stores, the mask reduced
+// to a column window), and with a strided loop otherwise. Explicit column
+// offsets make a PtrCols, which takes that path where they step evenly. Pointers
+// plus arbitrary offsets become a block of pointers (gathers and scatters), as
+// in Triton.
 #ifndef TCPU_TL_MEMORY_H
 #define TCPU_TL_MEMORY_H
 
