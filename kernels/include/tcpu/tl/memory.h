@@ -96,7 +96,7 @@ TL_INLINE Block<T*, D0, D1> operator+(const Block<I, D0, D1>& offsets, T* p) {
 // front end adds the two parts one at a time (`(a_ptr + offs_am[:, None] * stride_am) +
 // offs_k[None, :] * stride_ak`): kept structured, the affine column part then makes a Ptr
 // (rows as contiguous runs) and an explicit row part a PtrCols, where a block of pointers
-// would turn every load of A into a gather (1.5x slower matmul, bench/RESULTS.md).
+// would turn every load of A into a gather (1.4x slower matmul, bench/RESULTS.md).
 template <class T, class I, int M>
   requires std::is_integral_v<I>
 TL_INLINE Ptr<T, M, 1> operator+(T* p, const Block<I, M, 1>& offsets) {
