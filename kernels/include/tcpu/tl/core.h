@@ -358,6 +358,20 @@ struct LaneBounds {
   }
 };
 
+// uniformOutside for an operand uniform outside the rectangle m: the first such operand sets r,
+// later ones must cover the same lanes of S. The lanes are compared, not the bounds: the same
+// `cols < N` may bound a 1-D mask's rows by [0, 1) in one operand and not at all in another.
+template <class S, class R>
+TL_INLINE bool joinRect(LaneRect& r, const R& m) {
+  const LaneRect own{m.rowLo, m.rowHi, m.colLo, m.colHi, true};
+  if (!r.set) {
+    r = own;
+    return true;
+  }
+  const LaneBounds<S> a(r), b(own);
+  return a.r0 == b.r0 && a.r1 == b.r1 && a.c0 == b.c0 && a.c1 == b.c1;
+}
+
 // How an expression holds an operand: a const Block that has a name is
 // referenced (it cannot change, and it outlives the statement); a mutable or
 // temporary Block is copied (so `d = m - n; m = n;` leaves d as it was);

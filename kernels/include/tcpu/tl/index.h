@@ -149,6 +149,26 @@ struct LinMask {
   Block<bool, D0, D1> lanes; // used when !structured
   TL_INLINE Block<bool, D0, D1> eval() const { return structured ? rect.eval() : lanes; }
   TL_INLINE bool at(int i, int j) const { return structured ? rect.at(i, j) : lanes.at(i, j); }
+
+  // The read protocol of core.h's get<Dense>: a rectangle that covers only part of the block is
+  // not dense but uniform (false) outside itself, so an expression over it, such as Triton's
+  // `where(cols < N, x - mean, 0.)` over a load masked by the same `cols < N`, is evaluated as
+  // one unmasked loop over the rectangle and one value for the rest, instead of a comparison
+  // and a select in every lane. Dense reads happen only where the mask is known to be true.
+  TL_INLINE bool dense() const { return !structured || rect.full(); }
+  template <bool Dense>
+  TL_INLINE bool element(int i, int j) const {
+    if constexpr (Dense)
+      return structured || lanes.at(i, j);
+    else
+      return at(i, j);
+  }
+  template <class S>
+  TL_INLINE bool uniformOutside(detail::LaneRect& r) const {
+    using Own = Shape<D0, D1>;
+    if (S::rows != Own::rows || S::cols != Own::cols || !structured) return false;
+    return detail::joinRect<S>(r, rect);
+  }
 };
 
 namespace detail {

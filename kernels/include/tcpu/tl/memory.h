@@ -302,12 +302,7 @@ struct LoadView {
     if (S::rows != shape::rows || S::cols != shape::cols || !mask.structured ||
         (shape::cols != 1 && p.colStep != 1))
       return false;
-    const Rect<M0, M1>& m = mask.rect;
-    if (!r.set) {
-      r = {m.rowLo, m.rowHi, m.colLo, m.colHi, true};
-      return true;
-    }
-    return r.rowLo == m.rowLo && r.rowHi == m.rowHi && r.colLo == m.colLo && r.colHi == m.colHi;
+    return detail::joinRect<S>(r, mask.rect);
   }
   TL_INLINE Block<U, D0, D1> eval() const { return detail::materialize<Block<U, D0, D1>>(*this); }
   template <class V>
