@@ -154,12 +154,14 @@ struct LinMask {
   // not dense but uniform (false) outside itself, so an expression over it, such as Triton's
   // `where(cols < N, x - mean, 0.)` over a load masked by the same `cols < N`, is evaluated as
   // one unmasked loop over the rectangle and one value for the rest, instead of a comparison
-  // and a select in every lane. Dense reads happen only where the mask is known to be true.
-  TL_INLINE bool dense() const { return !structured || rect.full(); }
+  // and a select in every lane. Dense reads happen only where the mask is known to be true: a
+  // whole rectangle, or lanes inside it. Explicit lanes are never dense, so that a dense read
+  // is the constant true, which folds the `where` away.
+  TL_INLINE bool dense() const { return structured && rect.full(); }
   template <bool Dense>
   TL_INLINE bool element(int i, int j) const {
     if constexpr (Dense)
-      return structured || lanes.at(i, j);
+      return true;
     else
       return at(i, j);
   }
