@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "tcpu/tl/memory.h"
@@ -111,6 +112,32 @@ TEST(TlWhereMask, TwoDimensionalRectanglesSplitToo) {
         sum[l] += sum[l + width];
     EXPECT_EQ(sums[i], sum[0]) << "row " << i;
   }
+}
+
+// Expressions reference a named mask or masked load (each carries a block of explicit lanes,
+// too large to copy into every expression that reads it) and copy temporaries, including the
+// view that `to()` is called on. Under the sanitizers a reference to a dead temporary would be
+// reported here.
+TEST(TlWhereMask, NamedMasksAndLoadsAreReferencedTemporariesCopied) {
+  using Mask = tl::LinMask<kCols>;
+  using View = decltype(tl::load(static_cast<const float*>(nullptr) + tl::arange<0, kCols>(),
+                                 tl::arange<0, kCols>() < 1, 0.0f));
+  static_assert(std::is_same_v<tl::detail::capture_t<const Mask&>, const Mask&>);
+  static_assert(std::is_same_v<tl::detail::capture_t<const View&>, const View&>);
+  static_assert(std::is_same_v<tl::detail::capture_t<Mask&&>, Mask>);
+  static_assert(std::is_same_v<tl::detail::capture_t<View&&>, View>);
+  static_assert(std::is_same_v<tl::detail::capture_t<Mask&>, Mask>, "a mutable name is copied");
+  const std::vector<float> x = lanes(kCols);
+  const int32_t n = 45;
+  const auto cols = tl::arange<0, kCols>();
+  const auto widened = tl::load(x.data() + cols, cols < n, kOther).to<double>();
+  const auto scaled = tl::where(cols < n, widened * 2.0, -1.0);
+  volatile float overwrite[4 * kCols]; // reuses the stack the temporaries had
+  for (int k = 0; k < 4 * kCols; ++k)
+    overwrite[k] = -7.0f;
+  const tl::Block<double, kCols> a = scaled;
+  for (int j = 0; j < kCols; ++j)
+    EXPECT_EQ(a[j], j < n ? 2.0 * x[static_cast<size_t>(j)] : -1.0) << j;
 }
 
 } // namespace

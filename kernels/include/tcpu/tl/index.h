@@ -174,6 +174,10 @@ struct LinMask {
 };
 
 namespace detail {
+// A mask with its block of explicit lanes is large: expressions reference a named one.
+template <int D0, int D1>
+struct held_by_reference<LinMask<D0, D1>> : std::true_type {};
+
 template <int D0, int D1, std::integral S>
 TL_INLINE LinMask<D0, D1> compare(Lin<D0, D1> x, S bound, Compare c) {
   using Sh = Shape<D0, D1>;

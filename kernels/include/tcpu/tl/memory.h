@@ -305,13 +305,19 @@ struct LoadView {
     return detail::joinRect<S>(r, mask.rect);
   }
   TL_INLINE Block<U, D0, D1> eval() const { return detail::materialize<Block<U, D0, D1>>(*this); }
+  // A copy: *this is an lvalue even in a temporary view (`tl::load(...).to<float>()`), and a
+  // named view is held by reference.
   template <class V>
   TL_INLINE auto to() const {
-    return cast<V>(*this);
+    return cast<V>(LoadView(*this));
   }
 };
 
 namespace detail {
+// A masked load holds its mask's block of explicit lanes: expressions reference a named one.
+template <class T, int D0, int D1, int M0, int M1>
+struct held_by_reference<LoadView<T, D0, D1, M0, M1>> : std::true_type {};
+
 template <class T, int D0, int D1, int M0, int M1, class O>
 TL_INLINE LoadView<T, D0, D1, M0, M1> view(Ptr<T, D0, D1> p, LinMask<M0, M1> mask, O other) {
   using Sh = Shape<D0, D1>;
