@@ -59,8 +59,7 @@ TEST(TlWhereMask, AWhereOverTheLoadsOwnMaskIsSplitAndRight) {
     std::vector<float> out(kCols, -9.0f);
     tl::store(out.data() + cols, tl::where(mask, loaded * 2.0f, 0.0f), mask);
     for (int j = 0; j < kCols; ++j)
-      EXPECT_EQ(out[static_cast<size_t>(j)], j < n ? x[static_cast<size_t>(j)] * 2.0f : -9.0f)
-          << j;
+      EXPECT_EQ(out[static_cast<size_t>(j)], j < n ? x[static_cast<size_t>(j)] * 2.0f : -9.0f) << j;
   }
 }
 
@@ -100,8 +99,8 @@ TEST(TlWhereMask, TwoDimensionalRectanglesSplitToo) {
   const auto value = tl::where(mask, loaded - kShift, 0.0f);
   tl::detail::LaneRect rect;
   EXPECT_FALSE(tl::detail::dense(value));
-  EXPECT_TRUE((tl::detail::uniformOutside<tl::shape_of<tl::Block<float, kRows, kWidth>>>(value,
-                                                                                         rect)));
+  EXPECT_TRUE(
+      (tl::detail::uniformOutside<tl::shape_of<tl::Block<float, kRows, kWidth>>>(value, rect)));
   const auto sums = tl::sum<1>(value);
   for (int i = 0; i < kRows; ++i) {
     float sum[16] = {};
