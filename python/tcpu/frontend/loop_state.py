@@ -33,10 +33,10 @@ def read_in_place(expr: str, var: str) -> str:
     through a const reference. tl's lazy expressions copy a mutable block they read (a later
     write to it must not change them), which here would copy `var` once per write (`acc = acc +
     x` in a loop: a block copy per iteration; without it the layer norm tutorial ran at 0.75x
-    its C++ port's speed, with it 0.93-0.96x). The
-    assignment evaluates the expression at once, and every lazy tl expression is elementwise,
-    reading element (i, j) of `var` only while writing (i, j) (the shapes are equal: the carry
-    keeps its shape), so reading it in place gives the same values."""
+    its C++ port's speed, with it 0.93-0.96x). The assignment evaluates the expression at once,
+    and every lazy tl expression is elementwise, reading element (i, j) of `var` only while
+    writing (i, j) (the shapes are equal: the carry keeps its shape), so reading it in place
+    gives the same values."""
     return re.sub(_identifier(var), f"std::as_const({var})", expr)
 
 

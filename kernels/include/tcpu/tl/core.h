@@ -783,7 +783,7 @@ TL_INLINE auto fma(X&& x, Y&& y, Z&& z) {
 template <class F, class... Ops>
 template <class U>
 TL_INLINE auto Expr<F, Ops...>::to() const {
-  return cast<U>(Expr(*this)); // a copy: *this may be a temporary expression
+  return cast<U>(*this); // held by value: expressions are not held_by_reference
 }
 
 } // namespace tcpu::tl
