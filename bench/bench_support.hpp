@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "tcpu/tcpu.h"
@@ -20,6 +21,11 @@ tcpuFunction tutorialFunction(const char* file, const char* name);
 
 // count inputs (i % 97) * scale - 1: the same data for a kernel and its baseline.
 std::vector<float> filled(size_t count, float scale);
+
+// The bf16 bits of each value, rounded to nearest even (bf16 inputs for a kernel and its
+// baseline), and a bf16's value.
+std::vector<uint16_t> toBf16(const std::vector<float>& values);
+float fromBf16(uint16_t bits);
 
 // Stops the benchmark with the runtime's detail message when a call fails.
 bool succeeded(benchmark::State& state, tcpuResult result);

@@ -1,12 +1,14 @@
 // The reference kernels (kernels/tutorials, written in tl) beside their
 // baselines: kernels/softmax/4096x<N> (vs baseline/softmax_omp and
 // baseline/onednn_softmax), kernels/matmul_f32/<n> (vs baseline/onednn_sgemm,
-// and baseline/fma_peak for the fraction of peak), and the layer norm and
+// and baseline/fma_peak for the fraction of peak), kernels/matmul_bf16/<n> (vs
+// baseline/onednn_matmul_bf16), and the layer norm and
 // attention kernels with the bandwidth or FLOP rate they reach. Inputs are
 // filled as the baselines fill theirs; each benchmark spot-checks its output.
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench_support.hpp"
@@ -59,19 +61,33 @@ void softmaxOverGrid(benchmark::State& state, bool programPerThread) {
                           static_cast<int64_t>(sizeof(float)));
 }
 
-// kernelName's tiles of C are block x block.
-void kernelsMatmulF32(benchmark::State& state, const char* kernelName, int32_t block) {
+// kernelName's tiles of C are block x block; Input is float, or uint16_t for bf16 inputs (a
+// kernel with fp32 output either way).
+template <class Input>
+void kernelsMatmul(benchmark::State& state, const char* kernelName, int32_t block) {
   const auto n = static_cast<int32_t>(state.range(0));
   tcpuFunction matmul = tutorialFunction("matmul.bc", kernelName);
   if (!matmul) return state.SkipWithError(tcpuGetLastErrorDetail());
   const auto count = static_cast<size_t>(n) * static_cast<size_t>(n);
-  const std::vector<float> a = filled(count, 0.01f), b = filled(count, 0.02f);
+  std::vector<float> a = filled(count, 0.01f), b = filled(count, 0.02f);
+  std::vector<Input> inputA, inputB;
+  if constexpr (std::is_same_v<Input, float>) {
+    inputA = a;
+    inputB = b;
+  } else {
+    inputA = toBf16(a);
+    inputB = toBf16(b);
+    for (size_t i = 0; i < count; ++i) { // the values the kernel multiplies
+      a[i] = fromBf16(inputA[i]);
+      b[i] = fromBf16(inputB[i]);
+    }
+  }
   std::vector<float> c(count, 0.0f);
   const unsigned grid =
       static_cast<unsigned>(((n + block - 1) / block) * ((n + block - 1) / block));
   for (auto _ : state)
-    if (!succeeded(state, launch(matmul, grid, 1, a.data(), b.data(), c.data(), n, n, n, n, 1, n, 1,
-                                 n, 1)))
+    if (!succeeded(state, launch(matmul, grid, 1, inputA.data(), inputB.data(), c.data(), n, n, n,
+                                 n, 1, n, 1, n, 1)))
       return;
   // One element of C against a double dot product.
   const size_t i = count / 3 / static_cast<size_t>(n), j = 7 % static_cast<size_t>(n);
@@ -80,10 +96,17 @@ void kernelsMatmulF32(benchmark::State& state, const char* kernelName, int32_t b
     want +=
         static_cast<double>(a[i * static_cast<size_t>(n) + k]) * b[k * static_cast<size_t>(n) + j];
   if (std::fabs(c[i * static_cast<size_t>(n) + j] - want) > 1e-3 * std::fabs(want) + 1e-2)
-    state.SkipWithError("matmul_f32 computed a wrong element");
+    state.SkipWithError("matmul computed a wrong element");
   state.counters["GFLOP/s"] = benchmark::Counter(
       2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n),
       benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+}
+
+void kernelsMatmulF32(benchmark::State& state, const char* kernelName, int32_t block) {
+  kernelsMatmul<float>(state, kernelName, block);
+}
+void kernelsMatmulBf16(benchmark::State& state, const char* kernelName, int32_t block) {
+  kernelsMatmul<uint16_t>(state, kernelName, block);
 }
 
 // Forward: one program per row. Bytes as the tutorial counts them: X read
@@ -194,6 +217,10 @@ BENCHMARK_CAPTURE(kernelsMatmulF32, wrappedColumns, "matmul_f32_wrap", 64)
     ->Apply(matmulSizes);
 BENCHMARK_CAPTURE(kernelsMatmulF32, largeTiles, "matmul_f32_large", 128)
     ->Name("kernels/matmul_f32_large")
+    ->Apply(matmulSizes);
+// bf16 inputs, fp32 output (vs baseline/onednn_matmul_bf16): AVX512-BF16 where the CPU has it.
+BENCHMARK_CAPTURE(kernelsMatmulBf16, bf16, "matmul_bf16_f32out", 64)
+    ->Name("kernels/matmul_bf16")
     ->Apply(matmulSizes);
 BENCHMARK(kernelsLayerNormForward)
     ->Name("kernels/layer_norm_fwd/4096x")

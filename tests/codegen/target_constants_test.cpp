@@ -1,6 +1,7 @@
-// The constants codegen defines for kernels about their target (__tcpu_target_vector_bits):
-// the vector width kernels prefer on each CPU, and the definition given to a module that
-// declares the constant, and to no other.
+// The constants codegen defines for kernels about their target (__tcpu_target_vector_bits,
+// __tcpu_target_bf16_dot): the vector width kernels prefer on each CPU, which CPUs have
+// AVX512-BF16, the definition given to a module that declares a constant, and to no other, and
+// the error for a call of AVX512-BF16 code left in a module for a target without it.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -35,25 +36,35 @@ std::unique_ptr<llvm::Module> parse(llvm::LLVMContext& context, const std::strin
   return module;
 }
 
-// The vector width codegen would define for `cpu` (a named LLVM CPU of this host's target).
-unsigned vectorBitsFor(const std::string& cpu) {
+std::unique_ptr<llvm::TargetMachine> machineFor(const std::string& cpu) {
   Expected<TargetDescription> target = describeTarget(cpu);
   EXPECT_TRUE(target) << target.status().message();
-  if (!target) return 0;
+  if (!target) return nullptr;
   Expected<std::unique_ptr<llvm::TargetMachine>> machine =
       createTargetMachine(*target, CompileOptions{});
   EXPECT_TRUE(machine) << machine.status().message();
+  return machine ? machine.take() : nullptr;
+}
+
+// The vector width codegen would define for `cpu` (a named LLVM CPU of this host's target).
+unsigned vectorBitsFor(const std::string& cpu) {
+  std::unique_ptr<llvm::TargetMachine> machine = machineFor(cpu);
   if (!machine) return 0;
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module = parse(context, kReader);
   if (!module) return 0;
   // As compiling does (retarget in compiler.cpp): the CPU, and the width kernels prefer.
-  const std::string width = kernelVectorWidth(**machine);
+  const std::string width = kernelVectorWidth(*machine);
   for (llvm::Function& function : *module) {
-    function.addFnAttr("target-cpu", (*machine)->getTargetCPU());
+    function.addFnAttr("target-cpu", machine->getTargetCPU());
     if (!width.empty()) function.addFnAttr("prefer-vector-width", width);
   }
-  return preferredVectorBits(**machine, *module);
+  return preferredVectorBits(*machine, *module);
+}
+
+bool bf16DotFor(const std::string& cpu) {
+  std::unique_ptr<llvm::TargetMachine> machine = machineFor(cpu);
+  return machine && hasBf16Dot(*machine);
 }
 
 TEST(TargetConstants, VectorBitsFollowTheCpusTuning) {
@@ -68,11 +79,24 @@ TEST(TargetConstants, VectorBitsFollowTheCpusTuning) {
   EXPECT_GE(vectorBitsFor(""), 128u) << "the host";
 }
 
+TEST(TargetConstants, Bf16DotWhereTheCpuHasAvx512Bf16) {
+  if (!llvm::Triple(llvm::sys::getProcessTriple()).isX86())
+    GTEST_SKIP() << "the named CPUs are x86's";
+  EXPECT_FALSE(bf16DotFor("x86-64"));
+  EXPECT_FALSE(bf16DotFor("x86-64-v3"));
+  EXPECT_FALSE(bf16DotFor("x86-64-v4"));      // AVX-512 without BF16
+  EXPECT_FALSE(bf16DotFor("skylake-avx512")); // likewise
+  EXPECT_FALSE(bf16DotFor("icelake-server"));
+  EXPECT_TRUE(bf16DotFor("cooperlake"));
+  EXPECT_TRUE(bf16DotFor("sapphirerapids"));
+  EXPECT_TRUE(bf16DotFor("znver4"));
+}
+
 TEST(TargetConstants, ADeclarationBecomesAnInternalConstant) {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module = parse(context, kReader);
   ASSERT_TRUE(module);
-  defineTargetConstants(*module, 512);
+  defineTargetConstants(*module, TargetConstants{512, true});
   const llvm::GlobalVariable* global = module->getGlobalVariable("__tcpu_target_vector_bits", true);
   ASSERT_NE(global, nullptr);
   ASSERT_TRUE(global->hasInitializer());
@@ -92,9 +116,9 @@ TEST(TargetConstants, ModulesThatDoNotDeclareItAreLeftAsTheyAre) {
       parse(context, "@__tcpu_target_vector_bits = external global i64\n");
   std::unique_ptr<llvm::Module> without = parse(context, "@other = external global i32\n");
   ASSERT_TRUE(defined && wrongType && without);
-  defineTargetConstants(*defined, 512);
-  defineTargetConstants(*wrongType, 512);
-  defineTargetConstants(*without, 512);
+  defineTargetConstants(*defined, TargetConstants{512, false});
+  defineTargetConstants(*wrongType, TargetConstants{512, false});
+  defineTargetConstants(*without, TargetConstants{512, false});
   const auto* own = llvm::dyn_cast<llvm::ConstantInt>(
       defined->getGlobalVariable("__tcpu_target_vector_bits")->getInitializer());
   ASSERT_NE(own, nullptr);
@@ -102,6 +126,49 @@ TEST(TargetConstants, ModulesThatDoNotDeclareItAreLeftAsTheyAre) {
   EXPECT_TRUE(wrongType->getGlobalVariable("__tcpu_target_vector_bits")->isDeclaration());
   EXPECT_EQ(without->getGlobalVariable("__tcpu_target_vector_bits"), nullptr);
   EXPECT_EQ(without->global_size(), 1u);
+}
+
+TEST(TargetConstants, TheBf16ConstantIsDefinedAsOneOrZero) {
+  for (const bool has : {false, true}) {
+    llvm::LLVMContext context;
+    std::unique_ptr<llvm::Module> module =
+        parse(context, "@__tcpu_target_bf16_dot = external constant i32\n");
+    ASSERT_TRUE(module);
+    defineTargetConstants(*module, TargetConstants{256, has});
+    const llvm::GlobalVariable* global = module->getGlobalVariable("__tcpu_target_bf16_dot", true);
+    ASSERT_NE(global, nullptr);
+    ASSERT_TRUE(global->hasInitializer());
+    EXPECT_TRUE(global->hasInternalLinkage());
+    const auto* value = llvm::dyn_cast<llvm::ConstantInt>(global->getInitializer());
+    ASSERT_NE(value, nullptr);
+    EXPECT_EQ(value->getZExtValue(), has ? 1u : 0u);
+  }
+}
+
+// A call of vdpbf16ps's intrinsic that optimization left in (its guard did not fold) is an error
+// naming the intrinsic on a target without AVX512-BF16, and fine on one with it; a declaration
+// nothing calls is fine everywhere.
+TEST(TargetConstants, Bf16CodeLeftForATargetWithoutItIsAnError) {
+  const char* const called = R"(
+declare <16 x float> @llvm.x86.avx512bf16.dpbf16ps.512(<16 x float>, <32 x bfloat>, <32 x bfloat>)
+define <16 x float> @f(<16 x float> %c, <32 x bfloat> %a, <32 x bfloat> %b) {
+  %r = call <16 x float> @llvm.x86.avx512bf16.dpbf16ps.512(<16 x float> %c, <32 x bfloat> %a, <32 x bfloat> %b)
+  ret <16 x float> %r
+}
+)";
+  const char* const unused = R"(
+declare <16 x float> @llvm.x86.avx512bf16.dpbf16ps.512(<16 x float>, <32 x bfloat>, <32 x bfloat>)
+)";
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> calling = parse(context, called);
+  std::unique_ptr<llvm::Module> declaring = parse(context, unused);
+  ASSERT_TRUE(calling && declaring);
+  const Status refused = checkTargetIntrinsics(*calling, TargetConstants{256, false});
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("llvm.x86.avx512bf16.dpbf16ps.512"), std::string::npos)
+      << refused.message();
+  EXPECT_TRUE(checkTargetIntrinsics(*calling, TargetConstants{512, true}).ok());
+  EXPECT_TRUE(checkTargetIntrinsics(*declaring, TargetConstants{256, false}).ok());
 }
 
 } // namespace

@@ -1,7 +1,9 @@
 // tl/dot.h through codegen (kernels/tl_dot.cpp) against plain loops that sum
 // in k order: exact for integers, for products exact in the accumulator
 // (fp16, bf16), and for fp32 and fp64 with the same contraction the kernel
-// was compiled with (separate multiply and add, or FMA).
+// was compiled with (separate multiply and add, or FMA). bf16 products on a
+// target with AVX512-BF16 (tl/dot_bf16.h) sum each pair of k as k + 1, k, with
+// denormals flushed: the reference does the same there, bit for bit.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -100,10 +102,23 @@ Matrix randomMatrix(Kind k, int rows, int cols, uint32_t seed) {
   return m;
 }
 
+// vdpbf16ps's flush of fp32 denormal results (it reads its inputs' denormals as zero too; none of
+// the inputs here is one).
+float flushDenormal(float x) {
+  return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
+}
+
+// Whether tl's dot of bf16 [m, k] x [k, n] takes AVX512-BF16's pairs (tl/dot_bf16.h).
+bool takesBf16Pairs(Kind in, int n, int k) {
+  return in == Kind::bf16 && n % 32 == 0 && k % 2 == 0 && compileTargetHasBf16Dot();
+}
+
 // acc + a x b, each element summed in k order in the accumulator type: fp32 for fp32, fp16 and
 // bf16 inputs (rounded to fp16 at the end for an fp16 result), fp64 for fp64, integers exactly.
 // `fused`: each step one FMA (one rounding), else a product rounded and then a sum rounded.
-Matrix reference(const Matrix& a, const Matrix& b, const Matrix* acc, Kind out, bool fused) {
+// `bf16Pairs`: k + 1 before k in each pair (K is even), denormals flushed.
+Matrix reference(const Matrix& a, const Matrix& b, const Matrix* acc, Kind out, bool fused,
+                 bool bf16Pairs = false) {
   const int m = a.rows, k = a.cols, n = b.cols;
   Matrix c(out, m, n);
   for (int i = 0; i < m; ++i)
@@ -123,6 +138,17 @@ Matrix reference(const Matrix& a, const Matrix& b, const Matrix* acc, Kind out, 
             volatile double product = a.get(i, p) * b.get(p, j); // not contracted by the host
             sum = sum + product;
           }
+        }
+        c.set(i, j, sum);
+      } else if (bf16Pairs) {
+        float sum = static_cast<float>(initial);
+        const auto step = [&](int p) { // an exact product, so fma rounds only the sum
+          const float x = static_cast<float>(a.get(i, p)), y = static_cast<float>(b.get(p, j));
+          sum = flushDenormal(std::fma(x, y, sum));
+        };
+        for (int p = 0; p + 1 < k; p += 2) {
+          step(p + 1);
+          step(p);
         }
         c.set(i, j, sum);
       } else {
@@ -160,6 +186,9 @@ const std::vector<Case>& cases() {
       {"f16_f16acc_32x16x64", Kind::f16, Kind::f16, 32, 16, 64, true},
       {"f16_f16acc_2x4x8", Kind::f16, Kind::f16, 2, 4, 8, true},
       {"bf16_f32acc_16x32x32", Kind::bf16, Kind::f32, 16, 32, 32, true},
+      {"bf16_f32acc_4x64x2", Kind::bf16, Kind::f32, 4, 64, 2, true},
+      {"bf16_f32acc_64x64x128", Kind::bf16, Kind::f32, 64, 64, 128, true},
+      {"bf16_f32acc_2x32x1", Kind::bf16, Kind::f32, 2, 32, 1, true},
       {"i8_i32acc_16x16x64", Kind::i8, Kind::i32, 16, 16, 64, true},
       {"i8_i32acc_8x4x2", Kind::i8, Kind::i32, 8, 4, 2, true},
       {"out_f16_from_f16", Kind::f16, Kind::f16, 32, 32, 32, false},
@@ -198,7 +227,8 @@ protected:
     // The kernels fuse where their target has FMA and contraction is on. Products of fp16, bf16
     // and int8 are exact, so fusing does not change them.
     const bool fused = contract && test::compileTargetHasFma();
-    const Matrix want = reference(a, b, c.withAcc ? &acc : nullptr, c.out, fused);
+    const Matrix want =
+        reference(a, b, c.withAcc ? &acc : nullptr, c.out, fused, takesBf16Pairs(c.in, c.n, c.k));
     int failures = 0;
     for (int i = 0; i < c.m && failures < 5; ++i)
       for (int j = 0; j < c.n && failures < 5; ++j)

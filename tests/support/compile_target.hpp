@@ -39,6 +39,17 @@ inline bool compileTargetHasBlends() {
 #endif
 }
 
+// Whether the target has AVX512-BF16 (tl's dot of bf16 blocks takes vdpbf16ps there). The
+// x86-64 levels do not include it (not even v4); other names are taken to be the host.
+inline bool compileTargetHasBf16Dot() {
+  if (namedTargetCpu().starts_with("x86-64")) return false;
+#if defined(__x86_64__)
+  return __builtin_cpu_supports("avx512bf16");
+#else
+  return false;
+#endif
+}
+
 } // namespace tcpu::test
 
 #endif // TCPU_TESTS_SUPPORT_COMPILE_TARGET_HPP

@@ -207,7 +207,8 @@ Status compileInto(const CompileRequest& request, CompiledModule& result) {
   if (!machine) return machine.status();
   const SleefIsa isa = sleefIsaFor(**machine);
   retarget(module, **machine, request.options);
-  defineTargetConstants(module, preferredVectorBits(**machine, module));
+  const TargetConstants constants = targetConstantsFor(**machine, module);
+  defineTargetConstants(module, constants);
   canonicalizeMathCalls(module);
   Expected<std::vector<KernelInfo>> kernels = prepareKernels(module, request.options);
   if (!kernels)
@@ -225,6 +226,8 @@ Status compileInto(const CompileRequest& request, CompiledModule& result) {
   if (request.options.checkBounds) instrumentBoundsChecks(module, result.kernels);
   lowerMathToSleef(module, isa, request.options.mathUlp);
   if (Status valid = verifyProducedIr(module); !valid.ok()) return valid;
+  if (Status supported = checkTargetIntrinsics(module, constants); !supported.ok())
+    return Status(supported.code(), concat(request.name, ": ", supported.message()));
   if (request.withTexts) {
     result.optimizedIr = print(module);
     std::unique_ptr<llvm::Module> copy = llvm::CloneModule(module);

@@ -1,7 +1,5 @@
 #include "ptx/gpu_services.hpp"
 
-#include <vector>
-
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 
@@ -41,19 +39,21 @@ Status provideGpuServices(llvm::Module& module) {
   if (llvm::Function* assertFail = module.getFunction("tcpuKernelAssertFail");
       assertFail && assertFail->isDeclaration() && assertFail->arg_size() == 1)
     defineAssertFail(*assertFail);
-  std::vector<llvm::Function*> hostIntrinsics;
-  for (llvm::Function& function : module)
-    if (function.isIntrinsic() && function.getName().starts_with("llvm.x86."))
-      hostIntrinsics.push_back(&function);
-  for (llvm::Function* intrinsic : hostIntrinsics) {
-    if (intrinsic->getName() != "llvm.x86.sse2.pause" && !intrinsic->use_empty())
-      return Status(TCPU_ERROR_NOT_SUPPORTED, concat("the kernels use ", intrinsic->getName().str(),
-                                                     ", an x86 instruction a GPU does not have"));
+  if (llvm::Function* pause = module.getFunction("llvm.x86.sse2.pause")) {
     // A hint for spin-waits: nothing to do on a GPU thread.
-    for (llvm::User* user : llvm::make_early_inc_range(intrinsic->users()))
+    for (llvm::User* user : llvm::make_early_inc_range(pause->users()))
       llvm::cast<llvm::Instruction>(user)->eraseFromParent();
-    intrinsic->eraseFromParent();
+    pause->eraseFromParent();
   }
+  return {};
+}
+
+Status refuseHostIntrinsics(const llvm::Module& module) {
+  for (const llvm::Function& function : module)
+    if (function.isIntrinsic() && function.getName().starts_with("llvm.x86.") &&
+        !function.use_empty())
+      return Status(TCPU_ERROR_NOT_SUPPORTED, concat("the kernels use ", function.getName().str(),
+                                                     ", an x86 instruction a GPU does not have"));
   return {};
 }
 

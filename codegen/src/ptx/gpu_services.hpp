@@ -13,8 +13,12 @@ namespace tcpu::codegen {
 
 // tcpuKernelAssertFail gets a definition calling CUDA's __assertfail (the launch then fails
 // with CUDA's assert error); calls of x86's spin-wait hint (pause) go. A kernel that prints
-// (tcpuKernelPrint) or uses another target's intrinsics is refused, naming what it uses.
+// (tcpuKernelPrint) is refused.
 Status provideGpuServices(llvm::Module& module);
+
+// After optimization (code for AVX512-BF16 behind __tcpu_target_bf16_dot, 0 on a GPU, is gone
+// by then): a kernel that still uses an x86 intrinsic is refused, naming it.
+Status refuseHostIntrinsics(const llvm::Module& module);
 
 } // namespace tcpu::codegen
 

@@ -108,7 +108,7 @@ Status compileInto(const PtxRequest& request, PtxModule& result) {
       function.removeFnAttr(attribute);
   if (Status provided = provideGpuServices(module); !provided.ok())
     return Status(provided.code(), concat(request.name, ": ", provided.message()));
-  defineTargetConstants(module, 0);
+  defineTargetConstants(module, TargetConstants{}); // a GPU: no CPU vectors, no AVX512-BF16
   canonicalizeMathCalls(module);
   Expected<std::vector<KernelInfo>> kernels =
       prepareKernels(module, request.options, EntryKind::CudaKernel);
@@ -122,6 +122,8 @@ Status compileInto(const PtxRequest& request, PtxModule& result) {
     if (Status linked = linkLibdevice(module, *path); !linked.ok()) return linked;
   }
   optimize(module, **machine);
+  if (Status refused = refuseHostIntrinsics(module); !refused.ok())
+    return Status(refused.code(), concat(request.name, ": ", refused.message()));
   std::string unresolved;
   for (const llvm::Function& function : module)
     if (function.isDeclaration() && !function.use_empty() && !providedByCuda(function))

@@ -5,23 +5,48 @@
 //
 // the width in bits of the vector registers the target's vectorizer prefers (512 on CPUs whose
 // LLVM tuning prefers AVX-512's zmm registers, 256 with AVX2 or AVX-512 tuned for ymm, 128 with
-// SSE or NEON), 0 on a GPU. tl sizes dot's register tile by it. A module that does not declare
-// it is left as it is; one that defines it itself keeps its own value.
+// SSE or NEON), 0 on a GPU. tl sizes dot's register tile by it.
+//
+//   extern "C" const int32_t __tcpu_target_bf16_dot;
+//
+// 1 where the target has AVX512-BF16 with 512-bit vectors (vdpbf16ps: two bf16 products summed
+// into each fp32 lane), else 0. tl's dot of bf16 blocks takes that instruction where it is 1.
+//
+// A module that does not declare a constant is left as it is; one that defines it itself keeps
+// its own value.
 #ifndef TCPU_CODEGEN_TARGET_CONSTANTS_HPP
 #define TCPU_CODEGEN_TARGET_CONSTANTS_HPP
 
 #include <llvm/IR/Module.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include "tcpu/status.hpp"
+
 namespace tcpu::codegen {
+
+struct TargetConstants {
+  unsigned vectorBits = 0;
+  bool bf16Dot = false;
+};
 
 // The vector width the machine's vectorizer prefers for the module's code (its
 // TargetTransformInfo, asked about the first function the module defines; 0 when it defines
 // none).
 unsigned preferredVectorBits(const llvm::TargetMachine& machine, const llvm::Module& module);
 
-// Defines __tcpu_target_vector_bits as `vectorBits` where the module declares it.
-void defineTargetConstants(llvm::Module& module, unsigned vectorBits);
+// Whether the machine's CPU has AVX512-BF16 with 512-bit vectors.
+bool hasBf16Dot(const llvm::TargetMachine& machine);
+
+// Both of the above, for a module compiled for `machine`.
+TargetConstants targetConstantsFor(const llvm::TargetMachine& machine, const llvm::Module& module);
+
+// Defines each constant the module declares (as an external i32) as its value in `constants`.
+void defineTargetConstants(llvm::Module& module, const TargetConstants& constants);
+
+// After optimization: an error where code for an instruction set the target lacks is still
+// called (a branch on __tcpu_target_bf16_dot that did not fold), instead of LLVM's abort in
+// instruction selection.
+Status checkTargetIntrinsics(const llvm::Module& module, const TargetConstants& constants);
 
 } // namespace tcpu::codegen
 

@@ -37,6 +37,11 @@ TL_KERNEL(f16_f32acc_32x16x64, dot_acc<tl::float16, float, 32, 16, 64>);
 TL_KERNEL(f16_f16acc_32x16x64, dot_acc<tl::float16, tl::float16, 32, 16, 64>);
 TL_KERNEL(f16_f16acc_2x4x8, dot_acc<tl::float16, tl::float16, 2, 4, 8>);
 TL_KERNEL(bf16_f32acc_16x32x32, dot_acc<tl::bfloat16, float, 16, 32, 32>);
+// AVX512-BF16's tiles (tl/dot_bf16.h): fewer rows than a tile, two column tiles, one pair of k;
+// the tutorial's 64 x 64 x 128 blocks; and K = 1, which takes the fp32 path everywhere.
+TL_KERNEL(bf16_f32acc_4x64x2, dot_acc<tl::bfloat16, float, 4, 64, 2>);
+TL_KERNEL(bf16_f32acc_64x64x128, dot_acc<tl::bfloat16, float, 64, 64, 128>);
+TL_KERNEL(bf16_f32acc_2x32x1, dot_acc<tl::bfloat16, float, 2, 32, 1>);
 TL_KERNEL(i8_i32acc_16x16x64, dot_acc<int8_t, int32_t, 16, 16, 64>);
 TL_KERNEL(i8_i32acc_8x4x2, dot_acc<int8_t, int32_t, 8, 4, 2>);
 

@@ -1,7 +1,8 @@
 // dot(a, b, acc): block matrix product as tl.dot with input_precision="ieee":
 // fp32, fp16 and bf16 inputs accumulate in fp32, int8 in int32, fp64 in fp64,
 // and every product is exact in the accumulator type, so only the summation
-// order can differ from a GPU's (here: k order, for every element).
+// order can differ from a GPU's (here: k order, for every element; bf16 on a
+// target with AVX512-BF16 swaps the two products of each pair, dot_bf16.h).
 //
 // Result types follow Triton's tl.dot: the accumulator's type, or for
 // dot_out<OutT>(a, b) (tl.dot(a, b, out_dtype=OutT)) int32 for integer inputs,
@@ -13,6 +14,7 @@
 #define TCPU_TL_DOT_H
 
 #include "tcpu/tl/core.h"
+#include "tcpu/tl/dot_bf16.h"
 
 namespace tcpu::tl {
 
@@ -113,10 +115,20 @@ TL_INLINE auto dot(const X& a, const Y& b, const Z& acc) {
   static_assert(std::is_same_v<Acc, A> || std::is_same_v<Acc, detail::dot_out_t<In, Acc>>,
                 "dot accumulates fp32 (int32 for integer inputs, fp64 for fp64; fp16 inputs may "
                 "also take an fp16 accumulator)");
-  const auto& wa = detail::widened<A>(a);
-  const auto& wb = detail::widened<A>(b);
   const auto& in = detail::widened<A>(acc);
   Block<A, M, N> out;
+#if defined(__x86_64__)
+  // bf16 on AVX512-BF16: pairs of products per instruction (dot_bf16.h says how its sum's order
+  // differs from k order). The choice folds away like the tile width's below.
+  if constexpr (detail::kBf16DotApplies<In, K, N>) {
+    if (platform::targetHasBf16Dot()) {
+      detail::dotBf16<M, K, N>(detail::widened<In>(a).v, detail::widened<In>(b).v, in.v, out.v);
+      return out;
+    }
+  }
+#endif
+  const auto& wa = detail::widened<A>(a);
+  const auto& wb = detail::widened<A>(b);
   // The choice folds away: codegen makes the width a constant.
   if (platform::targetVectorBits() >= 512 && N % detail::kWideTileCols == 0)
     detail::dotTiles<A, M, K, N, detail::kWideTileCols>(wa.v, wb.v, in.v, out.v);

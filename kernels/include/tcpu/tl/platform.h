@@ -17,6 +17,8 @@
 // width of the vector registers the target's vectorizer prefers, 0 on a GPU. A constant there, so
 // a branch on it costs nothing; only code compiled through codegen may read it.
 extern "C" const int32_t __tcpu_target_vector_bits;
+// Likewise: 1 where the target has AVX512-BF16 with 512-bit vectors (vdpbf16ps), else 0.
+extern "C" const int32_t __tcpu_target_bf16_dot;
 
 namespace tcpu::tl::platform {
 
@@ -60,6 +62,10 @@ TL_INLINE T atomicExchange(T* p, T value) {
 
 TL_INLINE int targetVectorBits() {
   return __tcpu_target_vector_bits;
+}
+
+TL_INLINE bool targetHasBf16Dot() {
+  return __tcpu_target_bf16_dot != 0;
 }
 
 TL_INLINE void spinPause() {
