@@ -5,8 +5,10 @@
 #
 #   scripts/run-fuzzers.sh [SECONDS] [TARGET...]     # default: 60 s each, all targets
 #
-# Environment: TCPU_FUZZ_BUILD_DIR (default build-fuzz), TCPU_FUZZ_JOBS (ninja -j, default: all
-# cores), TCPU_FUZZ_KEEP_CORPUS=DIR (keep the grown corpora there instead of discarding them),
+# Environment: TCPU_FUZZ_BUILD_DIR (default build-fuzz), TCPU_FUZZ_REUSE_BUILD=1 (that directory
+# is configured already, with the fuzz targets and the sanitizers: run-sanitizers.sh's asan build
+# with TCPU_ASAN_FUZZERS=1, at -O1; only its fuzz targets are built), TCPU_FUZZ_JOBS (ninja -j,
+# default: all cores), TCPU_FUZZ_KEEP_CORPUS=DIR (keep the grown corpora there instead of discarding them),
 # TCPU_FUZZ_SEED=N (libFuzzer's -seed, and a fixed number of inputs per target instead of a time:
 # the same inputs each run, on any machine; default: a random seed, SECONDS of fuzzing).
 #
@@ -123,13 +125,15 @@ rm -f "$probe"
 sanitize="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 sanitize+=" -fno-omit-frame-pointer"
 start_build=$(date +%s)
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER="$clangc" -DCMAKE_CXX_COMPILER="$clangxx" \
-  "-DCMAKE_C_FLAGS=$sanitize" "-DCMAKE_CXX_FLAGS=$sanitize" \
-  "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" \
-  "-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=address,undefined" \
-  -DTCPU_BUILD_FUZZERS=ON -DTCPU_BUILD_TESTS=OFF -DTCPU_BUILD_BENCHMARKS=OFF \
-  -DTCPU_BUILD_EXAMPLES=OFF >/dev/null
+if [ "${TCPU_FUZZ_REUSE_BUILD:-0}" != 1 ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER="$clangc" -DCMAKE_CXX_COMPILER="$clangxx" \
+    "-DCMAKE_C_FLAGS=$sanitize" "-DCMAKE_CXX_FLAGS=$sanitize" \
+    "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined" \
+    "-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=address,undefined" \
+    -DTCPU_BUILD_FUZZERS=ON -DTCPU_BUILD_TESTS=OFF -DTCPU_BUILD_BENCHMARKS=OFF \
+    -DTCPU_BUILD_EXAMPLES=OFF >/dev/null
+fi
 ninja -C "$build" -j "$jobs" $(printf 'fuzz_%s ' "${targets[@]}")
 build_seconds=$(($(date +%s) - start_build))
 

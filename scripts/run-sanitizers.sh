@@ -13,7 +13,10 @@
 #   scripts/run-sanitizers.sh [asan] [tsan]          # default: both
 #
 # Environment: TCPU_SANITIZER_JOBS (ninja -j and ctest --parallel, default: all cores),
-# TCPU_ASAN_BUILD_DIR (default build-asan), TCPU_TSAN_BUILD_DIR (default build-tsan).
+# TCPU_ASAN_BUILD_DIR (default build-asan), TCPU_TSAN_BUILD_DIR (default build-tsan),
+# TCPU_ASAN_FUZZERS=1 (the asan build also builds the libFuzzer targets, its code instrumented for
+# them as scripts/run-fuzzers.sh would: that script then runs them from there with
+# TCPU_FUZZ_BUILD_DIR=<asan build> TCPU_FUZZ_REUSE_BUILD=1; one build instead of two in CI).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -112,7 +115,14 @@ asan_stage() {
   # (set -e does not reach into a function called in a condition: every step checks.)
   # No Python extension: no test of this suite loads it (the Python tests run on the clang
   # build), and it is the slowest thing to compile under ASan after codegen.
-  configure "$build" "$flags" "$c_flags" -DTCPU_BUILD_PYTHON=OFF || return 1
+  local fuzzers=()
+  if [ "${TCPU_ASAN_FUZZERS:-0}" = 1 ]; then
+    # Coverage for libFuzzer in the C++ code (the C programs of the tool tests go without: the
+    # ASan runtime's no-op hooks serve the test runs).
+    flags+=" -fsanitize=fuzzer-no-link"
+    fuzzers=(-DTCPU_BUILD_FUZZERS=ON)
+  fi
+  configure "$build" "$flags" "$c_flags" -DTCPU_BUILD_PYTHON=OFF "${fuzzers[@]}" || return 1
   ninja -C "$build" -j "$jobs" || return 1
   local built=$SECONDS
   local reports="$build/sanitizer-reports"

@@ -58,12 +58,16 @@ done
 
 # AddressSanitizer + UBSan over the whole suite, ThreadSanitizer (with Archer, for OpenMP) over
 # the runtime's tests; any finding fails (scripts/run-sanitizers.sh, tests/sanitizers/README.md).
-"$here/scripts/run-sanitizers.sh"
+# The asan build also builds the fuzz targets (TCPU_ASAN_FUZZERS), which the fuzzers stage below
+# runs from it: one sanitizer build of the host code instead of two (144 s saved on a 2-core
+# Zen 4; the fuzz targets run at the asan build's -O1 instead of -O2).
+TCPU_ASAN_FUZZERS=1 "$here/scripts/run-sanitizers.sh"
 stage_done "sanitizers"
 
 # Every parser fuzzed for a bounded time (tests/fuzz/README.md): TCPU_FUZZ_SECONDS per target
 # (default 20 here, to keep the whole run under an hour on 2 cores: the x86 code-path and Arm stages took the time), from a fixed libFuzzer
 # seed so that a failure here reproduces with the same command; any crash, leak, hang or
 # broken invariant fails the run.
-TCPU_FUZZ_SEED="${TCPU_FUZZ_SEED:-1}" "$here/scripts/run-fuzzers.sh" "${TCPU_FUZZ_SECONDS:-20}"
+TCPU_FUZZ_BUILD_DIR="${TCPU_ASAN_BUILD_DIR:-$here/build-asan}" TCPU_FUZZ_REUSE_BUILD=1 \
+  TCPU_FUZZ_SEED="${TCPU_FUZZ_SEED:-1}" "$here/scripts/run-fuzzers.sh" "${TCPU_FUZZ_SECONDS:-20}"
 stage_done "fuzzers"
