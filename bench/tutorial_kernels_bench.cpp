@@ -219,7 +219,7 @@ BENCHMARK_CAPTURE(kernelsMatmulF32, largeTiles, "matmul_f32_large", 128)
     ->Name("kernels/matmul_f32_large")
     ->Apply(matmulSizes);
 // bf16 inputs, fp32 output (vs baseline/onednn_matmul_bf16): AVX512-BF16 where the CPU has it.
-BENCHMARK_CAPTURE(kernelsMatmulBf16, bf16, "matmul_bf16_f32out", 64)
+BENCHMARK_CAPTURE(kernelsMatmulBf16, bf16, "matmul_bf16_f32out", 128)
     ->Name("kernels/matmul_bf16")
     ->Apply(matmulSizes);
 BENCHMARK(kernelsLayerNormForward)

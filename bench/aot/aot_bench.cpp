@@ -1,17 +1,21 @@
-// The tutorial matmul (fp32, n x n: matmul_f32, matmul_f32_large, matmul_f32_wrap)
-// and softmax (4096 x 1024, one row per program), compiled ahead of time for a named CPU, timed on
-// a machine without LLVM: scripts/gpu/bundle-aot-bench.sh builds it, bench/aot/torch_baseline.py
-// times PyTorch's CPU matmul and softmax beside it. Each figure is the median of R launches
-// (default 21) after one warm-up.
+// The tutorial matmul (fp32, n x n: matmul_f32, matmul_f32_large, matmul_f32_wrap; bf16 inputs
+// with fp32 output: matmul_bf16, checked against an fp64 product) and softmax (4096 x 1024, one row
+// per program), compiled ahead of time for a named CPU, timed on a machine without LLVM:
+// scripts/gpu/bundle-aot-bench.sh builds it, bench/aot/torch_baseline.py times PyTorch's CPU matmul
+// and softmax beside it. Each figure is the median of R launches (default 21) after one warm-up.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include <tcpu/tcpu.h>
 
 extern "C" {
+#include "matmul_bf16_kernels.h"
 #include "matmul_kernels.h"
 #include "softmax_kernels.h"
 }
@@ -34,6 +38,50 @@ double medianMilliseconds(int repetitions, Launch launch) {
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
+}
+
+uint16_t toBf16(float x) {
+  uint32_t word;
+  std::memcpy(&word, &x, sizeof(word));
+  return static_cast<uint16_t>((word + 0x7fffu + ((word >> 16) & 1u)) >> 16);
+}
+
+double fromBf16(uint16_t bits) {
+  const uint32_t word = static_cast<uint32_t>(bits) << 16;
+  float x;
+  std::memcpy(&x, &word, sizeof(x));
+  return x;
+}
+
+// The bf16 matmul, timed, and every 97th element of C checked against the fp64 product of the
+// bf16 inputs, within n * 2^-24 * sum |a b| (fp32 sums of exact products in any order, the
+// bound the tests use): a unit's own order of summation stays within it, a wrong product does
+// not. Returns false where an element is outside it.
+bool timeBf16(int n, int repetitions) {
+  const size_t count = static_cast<size_t>(n) * n;
+  std::vector<uint16_t> a(count), b(count);
+  std::vector<float> c(count);
+  for (size_t i = 0; i < count; ++i) {
+    a[i] = toBf16(static_cast<float>(i % 97) * 0.01f - 0.5f);
+    b[i] = toBf16(static_cast<float>(i % 89) * 0.02f - 0.9f);
+  }
+  const double ms = medianMilliseconds(repetitions, [&] {
+    return matmul_bf16_default(nullptr, a.data(), b.data(), c.data(), n, n, n, n, 1, n, 1, n, 1);
+  });
+  double worst = 0; // the largest error, as a fraction of its bound
+  for (size_t e = 0; e < count; e += 97) {
+    const size_t i = e / n, j = e % n;
+    double exact = 0, magnitude = 0;
+    for (size_t k = 0; k < static_cast<size_t>(n); ++k) {
+      const double product = fromBf16(a[i * n + k]) * fromBf16(b[k * n + j]);
+      exact += product;
+      magnitude += std::fabs(product);
+    }
+    worst = std::max(worst, std::fabs(c[e] - exact) / (n * 0x1p-24 * magnitude));
+  }
+  std::printf("matmul_bf16 %d: %.3f ms, %.1f GFLOP/s (largest error %.3f of its bound)\n", n, ms,
+              2.0 * n * n * n / ms / 1e6, worst);
+  return worst <= 1.0;
 }
 
 } // namespace
@@ -65,6 +113,11 @@ int main(int argc, char** argv) {
       std::printf("%s %d: %.3f ms, %.1f GFLOP/s\n", kernel.name, n, ms, 2.0 * n * n * n / ms / 1e6);
     }
   }
+  for (const int n : {512, 1024, 2048})
+    if (!timeBf16(n, repetitions)) {
+      std::fprintf(stderr, "matmul_bf16 %d: an element is outside its bound\n", n);
+      return 1;
+    }
   const int rows = 4096, cols = 1024;
   std::vector<float> in(static_cast<size_t>(rows) * cols), out(in.size());
   for (size_t i = 0; i < in.size(); ++i)

@@ -81,10 +81,13 @@ TL_KERNEL(matmul_f32_leaky_relu, matmul_kernel<float, float, 64, 64, 128, 8, tru
 TL_KERNEL(matmul_f16, matmul_kernel<float16, float16, 64, 64, 128, 8, false>);
 TL_KERNEL(matmul_f16_leaky_relu, matmul_kernel<float16, float16, 64, 64, 128, 8, true>);
 TL_KERNEL(matmul_f16_f32out, matmul_kernel<float16, float, 64, 64, 128, 8, false>);
-// bf16 inputs: on AVX512-BF16, dot's products go two at a time through vdpbf16ps (tl/dot_bf16.h).
+// bf16 inputs: dot's products go through AMX's tiles or AVX512-BF16's vdpbf16ps where the CPU
+// has them (tl/dot_bf16.h), with 128 x 128 x 128 blocks (one of the tutorial's own autotuning
+// configurations): on the GPU host's Xeon (AMX) 1.3-1.4x the 2048 product's rate of 64 x 64 x 128
+// at 1 and 16 threads, on a 2-core Zen 4 (vdpbf16ps) 1.13x (bench/RESULTS.md, issue 19).
 using tl::bfloat16;
-TL_KERNEL(matmul_bf16, matmul_kernel<bfloat16, bfloat16, 64, 64, 128, 8, false>);
-TL_KERNEL(matmul_bf16_f32out, matmul_kernel<bfloat16, float, 64, 64, 128, 8, false>);
+TL_KERNEL(matmul_bf16, matmul_kernel<bfloat16, bfloat16, 128, 128, 128, 8, false>);
+TL_KERNEL(matmul_bf16_f32out, matmul_kernel<bfloat16, float, 128, 128, 128, 8, false>);
 // The configuration for large products (one of the tutorial's own autotuning configurations):
 // 128 x 128 tiles of C read each row of A and column of B half as often as 64 x 64 ones: at
 // n = 1024 and 2048 they ran 0.94-1.16x as fast on a 2-core Zen 3 (within its noise) and

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds bench/aot/aot_bench (the tutorial matmul in three instantiations, and softmax, compiled
-# ahead of time for the CPU named, with the libraries it loads: tcpu's runtime, SLEEF, OpenMP)
-# into .gpurun-a/, to time tcpu's code on a machine that has no LLVM 19 (the lent GPU host's
+# Builds bench/aot/aot_bench (the tutorial matmul in three fp32 instantiations and one bf16, and
+# softmax, compiled ahead of time for the CPU named, with the libraries it loads: tcpu's runtime,
+# SLEEF, OpenMP) into .gpurun-a/, to time tcpu's code on a machine that has no LLVM 19 (the lent GPU host's
 # CPU), beside PyTorch:
 #
 #   scripts/gpu/bundle-aot-bench.sh build-clang emeraldrapids
@@ -28,13 +28,18 @@ trap 'rm -rf "$stage"' EXIT
   "$tcpu" compile "$here/kernels/tutorials/softmax.cpp" --kernel-name softmax_1024 \
     --out-name softmax --signature '*fp32:16, *fp32:16, i32, i32, i32, i32' --grid 'n_rows,1,1' \
     --target "$cpu" >/dev/null
+  # bf16 A and B, fp32 C (AMX or AVX512-BF16 where the CPU has them: tl/dot_bf16.h).
+  "$tcpu" compile "$here/kernels/tutorials/matmul.cpp" --kernel-name matmul_bf16_f32out \
+    --out-name matmul_bf16 --signature "${signature/\*fp32:16, \*fp32:16/*bf16:16, *bf16:16}" \
+    --grid '((M+127)/128)*((N+127)/128),1,1' --target "$cpu" >/dev/null
   "$tcpu" link matmul.*.h matmul_large.*.h matmul_wrap.*.h -o matmul_kernels
+  "$tcpu" link matmul_bf16.*.h -o matmul_bf16_kernels
   "$tcpu" link softmax.*.h -o softmax_kernels
 )
 rm -rf .gpurun-a && mkdir -p .gpurun-a
 clang-19 -O2 -c -I"$here/runtime/include" -I"$stage" "$stage"/matmul_kernels.c \
-  "$stage"/softmax_kernels.c
-mv matmul_kernels.o softmax_kernels.o "$stage/"
+  "$stage"/matmul_bf16_kernels.c "$stage"/softmax_kernels.c
+mv matmul_kernels.o matmul_bf16_kernels.o softmax_kernels.o "$stage/"
 clang++-19 -O2 -std=c++20 -I"$here/runtime/include" -I"$stage" "$here/bench/aot/aot_bench.cpp" \
   "$stage"/*.o -L"$build/runtime" -ltcpu_runtime -lsleef -Wl,-rpath,'$ORIGIN' -o .gpurun-a/aot_bench
 LD_LIBRARY_PATH="$build/runtime" ldd .gpurun-a/aot_bench | awk '/=> \// {print $3}' |

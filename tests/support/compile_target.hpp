@@ -39,12 +39,24 @@ inline bool compileTargetHasBlends() {
 #endif
 }
 
-// Whether the target has AVX512-BF16 (tl's dot of bf16 blocks takes vdpbf16ps there). The
-// x86-64 levels do not include it (not even v4); other names are taken to be the host.
+// Whether tl's dot of bf16 blocks takes vdpbf16ps: AVX512-BF16 on AMD's Zen (codegen's
+// hasBf16Dot). The x86-64 levels do not include it (not even v4); other names are taken to be
+// the host.
 inline bool compileTargetHasBf16Dot() {
   if (namedTargetCpu().starts_with("x86-64")) return false;
 #if defined(__x86_64__)
-  return __builtin_cpu_supports("avx512bf16");
+  return __builtin_cpu_supports("avx512bf16") && __builtin_cpu_is("amd");
+#else
+  return false;
+#endif
+}
+
+// Whether the target has AMX's bf16 tiles (tl's dot of bf16 blocks in multiples of 32 takes them
+// there). Not in any x86-64 level.
+inline bool compileTargetHasAmxBf16() {
+  if (namedTargetCpu().starts_with("x86-64")) return false;
+#if defined(__x86_64__)
+  return __builtin_cpu_supports("amx-bf16");
 #else
   return false;
 #endif

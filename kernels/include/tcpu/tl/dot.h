@@ -118,8 +118,14 @@ TL_INLINE auto dot(const X& a, const Y& b, const Z& acc) {
   const auto& in = detail::widened<A>(acc);
   Block<A, M, N> out;
 #if defined(__x86_64__)
-  // bf16 on AVX512-BF16: pairs of products per instruction (dot_bf16.h says how its sum's order
-  // differs from k order). The choice folds away like the tile width's below.
+  // bf16 on AMX's tiles, or on AVX512-BF16: pairs of products per instruction (dot_bf16.h says
+  // how their sums' order differs from k order). The choice folds away like the tile width's.
+  if constexpr (detail::kAmxDotApplies<In, M, K, N>) {
+    if (platform::targetHasAmxBf16()) {
+      detail::dotAmxBf16<M, K, N>(detail::widened<In>(a).v, detail::widened<In>(b).v, in.v, out.v);
+      return out;
+    }
+  }
   if constexpr (detail::kBf16DotApplies<In, K, N>) {
     if (platform::targetHasBf16Dot()) {
       detail::dotBf16<M, K, N>(detail::widened<In>(a).v, detail::widened<In>(b).v, in.v, out.v);

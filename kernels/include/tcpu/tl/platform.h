@@ -17,8 +17,10 @@
 // width of the vector registers the target's vectorizer prefers, 0 on a GPU. A constant there, so
 // a branch on it costs nothing; only code compiled through codegen may read it.
 extern "C" const int32_t __tcpu_target_vector_bits;
-// Likewise: 1 where the target has AVX512-BF16 with 512-bit vectors (vdpbf16ps), else 0.
+// Likewise: 1 where the target has AVX512-BF16 with 512-bit vectors (vdpbf16ps), else 0; and 1
+// where it has AMX's tiles with their bf16 products (tdpbf16ps), else 0.
 extern "C" const int32_t __tcpu_target_bf16_dot;
+extern "C" const int32_t __tcpu_target_amx_bf16;
 
 namespace tcpu::tl::platform {
 
@@ -66,6 +68,10 @@ TL_INLINE int targetVectorBits() {
 
 TL_INLINE bool targetHasBf16Dot() {
   return __tcpu_target_bf16_dot != 0;
+}
+
+TL_INLINE bool targetHasAmxBf16() {
+  return __tcpu_target_amx_bf16 != 0;
 }
 
 TL_INLINE void spinPause() {
