@@ -16,8 +16,8 @@ namespace tcpu::codegen {
 // (tcpuKernelPrint) is refused.
 Status provideGpuServices(llvm::Module& module);
 
-// After optimization (code for AVX512-BF16 behind __tcpu_target_bf16_dot, 0 on a GPU, is gone
-// by then): a kernel that still uses an x86 intrinsic is refused, naming it.
+// After optimization (tl's code for AVX512-BF16 and AMX, behind target constants that are 0 on a
+// GPU, is gone by then): a kernel that still uses an x86 intrinsic is refused, naming it.
 Status refuseHostIntrinsics(const llvm::Module& module);
 
 } // namespace tcpu::codegen

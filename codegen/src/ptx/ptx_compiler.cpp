@@ -108,7 +108,7 @@ Status compileInto(const PtxRequest& request, PtxModule& result) {
       function.removeFnAttr(attribute);
   if (Status provided = provideGpuServices(module); !provided.ok())
     return Status(provided.code(), concat(request.name, ": ", provided.message()));
-  defineTargetConstants(module, TargetConstants{}); // a GPU: no CPU vectors, no AVX512-BF16
+  defineTargetConstants(module, TargetConstants{}); // a GPU: no CPU vectors, no bf16 units
   canonicalizeMathCalls(module);
   Expected<std::vector<KernelInfo>> kernels =
       prepareKernels(module, request.options, EntryKind::CudaKernel);

@@ -72,10 +72,12 @@ Status checkTargetIntrinsics(const llvm::Module& module, const TargetConstants& 
     if (!function.isDeclaration() || function.use_empty()) continue;
     for (const Guarded& set : guarded)
       if (!set.available && function.getName().starts_with(set.prefix))
-        return Status(TCPU_ERROR_UNKNOWN, "the kernel calls " + function.getName().str() +
-                                              " but the target has no " + set.feature +
-                                              " (a branch on " + set.constant +
-                                              " did not fold: a tcpu bug)");
+        return Status(TCPU_ERROR_NOT_SUPPORTED,
+                      "the kernel calls " + function.getName().str() + ", which needs " +
+                          set.feature +
+                          ", and the target has none (a call of the module's own, "
+                          "or tl's branch on " +
+                          set.constant + " that did not fold: a tcpu bug)");
   }
   return {};
 }

@@ -53,8 +53,8 @@ TargetConstants targetConstantsFor(const llvm::TargetMachine& machine, const llv
 void defineTargetConstants(llvm::Module& module, const TargetConstants& constants);
 
 // After optimization: an error where code for an instruction set the target lacks is still
-// called (a branch on __tcpu_target_bf16_dot or __tcpu_target_amx_bf16 that did not fold),
-// instead of LLVM's abort in instruction selection.
+// called (the module's own call, or tl's branch on __tcpu_target_bf16_dot or
+// __tcpu_target_amx_bf16 that did not fold), instead of LLVM's abort in instruction selection.
 Status checkTargetIntrinsics(const llvm::Module& module, const TargetConstants& constants);
 
 } // namespace tcpu::codegen
