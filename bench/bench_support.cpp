@@ -1,7 +1,6 @@
 #include "bench_support.hpp"
 
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <string>
 
@@ -51,20 +50,9 @@ std::vector<float> filled(size_t count, float scale) {
 
 std::vector<uint16_t> toBf16(const std::vector<float>& values) {
   std::vector<uint16_t> bits(values.size());
-  for (size_t i = 0; i < values.size(); ++i) {
-    uint32_t word;
-    std::memcpy(&word, &values[i], sizeof(word));
-    word += 0x7fffu + ((word >> 16) & 1u); // to nearest even (the inputs are finite)
-    bits[i] = static_cast<uint16_t>(word >> 16);
-  }
+  for (size_t i = 0; i < values.size(); ++i)
+    bits[i] = bf16Bits(values[i]);
   return bits;
-}
-
-float fromBf16(uint16_t bits) {
-  const uint32_t word = static_cast<uint32_t>(bits) << 16;
-  float value;
-  std::memcpy(&value, &word, sizeof(value));
-  return value;
 }
 
 bool succeeded(benchmark::State& state, tcpuResult result) {

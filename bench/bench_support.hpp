@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "bf16_bits.hpp"
 #include "tcpu/tcpu.h"
 
 namespace tcpu::bench {
@@ -22,10 +23,8 @@ tcpuFunction tutorialFunction(const char* file, const char* name);
 // count inputs (i % 97) * scale - 1: the same data for a kernel and its baseline.
 std::vector<float> filled(size_t count, float scale);
 
-// The bf16 bits of each value, rounded to nearest even (bf16 inputs for a kernel and its
-// baseline), and a bf16's value.
+// The bf16 bits of each value (bf16Bits): bf16 inputs for a kernel and its baseline.
 std::vector<uint16_t> toBf16(const std::vector<float>& values);
-float fromBf16(uint16_t bits);
 
 // Stops the benchmark with the runtime's detail message when a call fails.
 bool succeeded(benchmark::State& state, tcpuResult result);

@@ -78,8 +78,8 @@ void kernelsMatmul(benchmark::State& state, const char* kernelName, int32_t bloc
     inputA = toBf16(a);
     inputB = toBf16(b);
     for (size_t i = 0; i < count; ++i) { // the values the kernel multiplies
-      a[i] = fromBf16(inputA[i]);
-      b[i] = fromBf16(inputB[i]);
+      a[i] = bf16Value(inputA[i]);
+      b[i] = bf16Value(inputB[i]);
     }
   }
   std::vector<float> c(count, 0.0f);

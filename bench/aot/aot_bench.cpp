@@ -9,10 +9,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include <tcpu/tcpu.h>
+
+#include "../bf16_bits.hpp"
 
 extern "C" {
 #include "matmul_bf16_kernels.h"
@@ -40,18 +41,8 @@ double medianMilliseconds(int repetitions, Launch launch) {
   return times[times.size() / 2];
 }
 
-uint16_t toBf16(float x) {
-  uint32_t word;
-  std::memcpy(&word, &x, sizeof(word));
-  return static_cast<uint16_t>((word + 0x7fffu + ((word >> 16) & 1u)) >> 16);
-}
-
-double fromBf16(uint16_t bits) {
-  const uint32_t word = static_cast<uint32_t>(bits) << 16;
-  float x;
-  std::memcpy(&x, &word, sizeof(x));
-  return x;
-}
+using tcpu::bench::bf16Bits;
+using tcpu::bench::bf16Value;
 
 // The bf16 matmul, timed, and every 97th element of C checked against the fp64 product of the
 // bf16 inputs, within n * 2^-24 * sum |a b| (fp32 sums of exact products in any order, the
@@ -62,8 +53,8 @@ bool timeBf16(int n, int repetitions) {
   std::vector<uint16_t> a(count), b(count);
   std::vector<float> c(count);
   for (size_t i = 0; i < count; ++i) {
-    a[i] = toBf16(static_cast<float>(i % 97) * 0.01f - 0.5f);
-    b[i] = toBf16(static_cast<float>(i % 89) * 0.02f - 0.9f);
+    a[i] = bf16Bits(static_cast<float>(i % 97) * 0.01f - 0.5f);
+    b[i] = bf16Bits(static_cast<float>(i % 89) * 0.02f - 0.9f);
   }
   const double ms = medianMilliseconds(repetitions, [&] {
     return matmul_bf16_default(nullptr, a.data(), b.data(), c.data(), n, n, n, n, 1, n, 1, n, 1);
@@ -73,7 +64,7 @@ bool timeBf16(int n, int repetitions) {
     const size_t i = e / n, j = e % n;
     double exact = 0, magnitude = 0;
     for (size_t k = 0; k < static_cast<size_t>(n); ++k) {
-      const double product = fromBf16(a[i * n + k]) * fromBf16(b[k * n + j]);
+      const double product = double{bf16Value(a[i * n + k])} * bf16Value(b[k * n + j]);
       exact += product;
       magnitude += std::fabs(product);
     }

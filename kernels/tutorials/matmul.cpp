@@ -83,7 +83,7 @@ TL_KERNEL(matmul_f16_leaky_relu, matmul_kernel<float16, float16, 64, 64, 128, 8,
 TL_KERNEL(matmul_f16_f32out, matmul_kernel<float16, float, 64, 64, 128, 8, false>);
 // bf16 inputs: dot's products go through AMX's tiles or AVX512-BF16's vdpbf16ps where the CPU
 // has them (tl/dot_bf16.h), with 128 x 128 x 128 blocks (one of the tutorial's own autotuning
-// configurations): on the GPU host's Xeon (AMX) 1.3-1.4x the 2048 product's rate of 64 x 64 x 128
+// configurations): on the GPU host's Xeon (AMX) 1.3-1.5x the 2048 product's rate of 64 x 64 x 128
 // at 1 and 16 threads, on a 2-core Zen 4 (vdpbf16ps) 1.13x (bench/RESULTS.md, issue 19).
 using tl::bfloat16;
 TL_KERNEL(matmul_bf16, matmul_kernel<bfloat16, bfloat16, 128, 128, 128, 8, false>);

@@ -6,6 +6,7 @@
 
 #include "api/context.hpp"
 #include "cuda/ptx_image.hpp"
+#include "launch/amx_permission.hpp"
 #include "modules/linked_kernels_module.hpp"
 #include "state/error.hpp"
 #include "state/runtime_state.hpp"
@@ -34,6 +35,10 @@ Expected<std::vector<std::byte>> readFile(const std::string& path) {
 
 tcpuModule publishModule(std::string origin, std::unique_ptr<LoadedModule> image,
                          std::shared_ptr<CudaContext> cuda = nullptr) {
+  // Before any CPU module's code can run (once per process; later calls return the first
+  // answer): code compiled for this CPU may use AMX's tiles (tl's bf16 dot), which Linux lends
+  // only to processes that ask. Where it refuses (before Linux 5.16), such code dies of SIGILL.
+  if (!cuda) requestAmxPermission();
   auto object = std::make_shared<Module>();
   object->cuda = std::move(cuda);
   object->origin = std::move(origin);

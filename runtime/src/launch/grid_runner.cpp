@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <memory>
 
-#include "launch/amx_permission.hpp"
 #include "launch/crash_report.hpp"
 #include "launch/kernel_services.hpp"
 
@@ -78,9 +77,6 @@ omp_sched_t toOpenMP(tcpuSchedule schedule) {
 
 Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
   installCrashReport(); // once; afterwards one load of a flag
-  // Once too: code compiled for this CPU may use AMX's tiles (tl's bf16 dot), which Linux lends
-  // only to processes that ask. Where it refuses (before Linux 5.16), such code dies of SIGILL.
-  requestAmxPermission();
   const uint64_t programs = launch.programs;
   KernelFailures failures;
   const int threads =
