@@ -147,6 +147,21 @@ struct LinMask {
   Rect<D0, D1> rect;
   bool structured = true;
   Block<bool, D0, D1> lanes; // used when !structured
+
+  // A copy takes the explicit lanes only when they are used. Masks are copied into every load
+  // view and every expression that holds one by value; copying D0 x D1 unused lanes each time
+  // cost more than the arithmetic (23 % of the layer norm tutorial's backward pass).
+  LinMask() = default;
+  TL_INLINE LinMask(const LinMask& o) : rect(o.rect), structured(o.structured) {
+    if (!structured) lanes = o.lanes;
+  }
+  TL_INLINE LinMask& operator=(const LinMask& o) {
+    rect = o.rect;
+    structured = o.structured;
+    if (!structured) lanes = o.lanes;
+    return *this;
+  }
+
   TL_INLINE Block<bool, D0, D1> eval() const { return structured ? rect.eval() : lanes; }
   TL_INLINE bool at(int i, int j) const { return structured ? rect.at(i, j) : lanes.at(i, j); }
 
