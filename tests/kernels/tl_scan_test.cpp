@@ -30,9 +30,11 @@ uint32_t floatBits(float x) {
 
 // --- reductions -------------------------------------------------------------------------------
 
-// The sum of n values x[0], x[stride], ... in the order scan.h documents for reduce: 16 lanes
-// (lane l adds x[l], x[l + 16], ...), folded pairwise (l + 8, + 4, + 2, + 1), then the last
-// n % 16 values; rows shorter than 16 left to right.
+// The sum of n values x[0], x[stride], ... in the order reduce.h documents (reducePartials): P
+// partials, 64 for rows of 64 or more, else 32 or 16 (partial l adds x[l], x[l + P], ...),
+// folded pairwise (l + P/2, ..., + 1), then the last n % P values; rows shorter than 16 left to
+// right. Written out here rather than calling reducePartials, so that a change of the order
+// fails this test.
 float documentedSum(const float* x, int n, int stride) {
   if (n < 16) {
     float acc = x[0];
@@ -40,17 +42,18 @@ float documentedSum(const float* x, int n, int stride) {
       acc += x[j * stride];
     return acc;
   }
-  float lanes[16];
-  for (int l = 0; l < 16; ++l)
+  const int partials = n >= 64 ? 64 : (n >= 32 ? 32 : 16);
+  float lanes[64];
+  for (int l = 0; l < partials; ++l)
     lanes[l] = x[l * stride];
-  for (int j = 16; j + 16 <= n; j += 16)
-    for (int l = 0; l < 16; ++l)
+  for (int j = partials; j + partials <= n; j += partials)
+    for (int l = 0; l < partials; ++l)
       lanes[l] += x[(j + l) * stride];
-  for (int width = 8; width > 0; width /= 2)
+  for (int width = partials / 2; width > 0; width /= 2)
     for (int l = 0; l < width; ++l)
       lanes[l] += lanes[l + width];
   float acc = lanes[0];
-  for (int j = n - n % 16; j < n; ++j)
+  for (int j = n - n % partials; j < n; ++j)
     acc += x[j * stride];
   return acc;
 }
@@ -69,6 +72,8 @@ TEST(TlReduce, FloatSumsFollowTheDocumentedOrderBitForBit) {
   expectReduceIsDocumentedSum<16>(3);
   expectReduceIsDocumentedSum<40>(4);
   expectReduceIsDocumentedSum<48>(5);
+  expectReduceIsDocumentedSum<64>(9);
+  expectReduceIsDocumentedSum<100>(10);
   expectReduceIsDocumentedSum<1024>(6);
 
   const auto x = randomBlock<tl::Block<float, 8, 40>>(7);

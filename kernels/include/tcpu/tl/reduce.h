@@ -1,8 +1,8 @@
 // Reductions over an axis: sum, max, min, argmax, argmin, as triton.language.
-// Sums and extrema along a row keep 16 partial results (one per lane of a
-// 512-bit vector of fp32) and combine them at the end, so they vectorize on
-// any target and give the same answer everywhere; Triton leaves the order
-// unspecified, tl fixes it.
+// Sums and extrema along a row keep up to 64 partial results (four 512-bit
+// vectors of fp32) and combine them at the end, so they vectorize on any
+// target and give the same answer everywhere; Triton leaves the order
+// unspecified, tl fixes it (reducePartials).
 #ifndef TCPU_TL_REDUCE_H
 #define TCPU_TL_REDUCE_H
 
@@ -12,17 +12,33 @@ namespace tcpu::tl {
 
 namespace detail {
 
-constexpr int kReduceLanes = 16;
+// tl's reduction order along a row of N values: P = reducePartials(N) partial results, partial l
+// folding values l, l + P, l + 2P, ... left to right; then the partials fold pairwise (l with
+// l + P/2, then l + P/4, ..., 1); then the last N % P values, left to right. Rows shorter than 16
+// fold left to right. 64 partials are four independent chains of 512-bit vectors (eight of
+// 256-bit ones), so a long row is summed at the adder's throughput rather than at its latency:
+// with 16 (one vector: tl's earlier order) the sum of a 4096-wide softmax row was a chain of 256
+// dependent adds. Rows of 16 to 63 keep the order they had with 16 lanes when their
+// length is a power of two.
+constexpr int reducePartials(int n) {
+  return n >= 64 ? 64 : (n >= 32 ? 32 : (n >= 16 ? 16 : 1));
+}
 
 // Triton's accumulation types: ints narrower than 32 bits sum in 32 bits;
 // 16-bit floats reduce in fp32.
 template <class T>
 using sum_t = std::conditional_t<std::is_integral_v<T> && (sizeof(T) < 4), int32_t, compute_t<T>>;
 
+// absorbs(v): whether combining v into a partial a second time leaves it as the first time did,
+// and combine(v, v) == v (so a run of lanes that all hold v can be combined once).
 struct SumOp {
   template <class A>
   static TL_INLINE A identity() {
     return A(0);
+  }
+  template <class A>
+  static TL_INLINE bool absorbs(A v) {
+    return v == A(0); // (a + 0) + 0 == a + 0 bit for bit, for either zero and every a
   }
   template <class A>
   static TL_INLINE A combine(A a, A b) {
@@ -30,6 +46,10 @@ struct SumOp {
   }
 };
 struct MaxOp {
+  template <class A>
+  static TL_INLINE bool absorbs(A) {
+    return true; // the result is one of the two operands
+  }
   template <class A>
   static TL_INLINE A identity() {
     if constexpr (std::is_floating_point_v<A>)
@@ -43,6 +63,10 @@ struct MaxOp {
   }
 };
 struct MinOp {
+  template <class A>
+  static TL_INLINE bool absorbs(A) {
+    return true;
+  }
   template <class A>
   static TL_INLINE A identity() {
     if constexpr (std::is_floating_point_v<A>)
@@ -64,6 +88,10 @@ struct XorOp {
     return A(0);
   }
   template <class A>
+  static TL_INLINE bool absorbs(A v) {
+    return v == A(0);
+  }
+  template <class A>
   static TL_INLINE A combine(A a, A b) {
     return static_cast<A>(a ^ b);
   }
@@ -72,6 +100,10 @@ struct OrOp {
   template <class A>
   static TL_INLINE A identity() {
     return A(0);
+  }
+  template <class A>
+  static TL_INLINE bool absorbs(A) {
+    return true;
   }
   template <class A>
   static TL_INLINE A combine(A a, A b) {
@@ -84,33 +116,125 @@ struct AndOp {
     return static_cast<A>(~A(0)); // every bit set (true for bool)
   }
   template <class A>
+  static TL_INLINE bool absorbs(A) {
+    return true;
+  }
+  template <class A>
   static TL_INLINE A combine(A a, A b) {
     return static_cast<A>(a & b);
   }
 };
 
-// Reduces the N values x(0) .. x(N - 1) with kReduceLanes partials.
+// Reduces the N values x(0) .. x(N - 1) in reducePartials' order.
 template <class Op, class A, int N, class X>
 TL_INLINE A reduceRow(X x) {
-  if constexpr (N < kReduceLanes) {
+  constexpr int P = reducePartials(N);
+  if constexpr (P == 1) {
     A acc = Op::template identity<A>();
     for (int j = 0; j < N; ++j)
       acc = Op::combine(acc, static_cast<A>(x(j)));
     return acc;
   } else {
-    A lanes[kReduceLanes];
-    for (int l = 0; l < kReduceLanes; ++l)
+    A lanes[P];
+    for (int l = 0; l < P; ++l)
       lanes[l] = static_cast<A>(x(l));
-    for (int j = kReduceLanes; j + kReduceLanes <= N; j += kReduceLanes)
-      for (int l = 0; l < kReduceLanes; ++l)
+    for (int j = P; j + P <= N; j += P)
+      for (int l = 0; l < P; ++l)
         lanes[l] = Op::combine(lanes[l], static_cast<A>(x(j + l)));
-    for (int width = kReduceLanes / 2; width > 0; width /= 2)
+    for (int width = P / 2; width > 0; width /= 2)
       for (int l = 0; l < width; ++l)
         lanes[l] = Op::combine(lanes[l], lanes[l + width]);
     A acc = lanes[0];
-    for (int j = N - N % kReduceLanes; j < N; ++j)
+    for (int j = N - N % P; j < N; ++j)
       acc = Op::combine(acc, static_cast<A>(x(j)));
     return acc;
+  }
+}
+
+// reduceRow over N values of which those in [c0, c1) are inside(k), read without a mask, and the
+// rest are `outside`: the same values combined in the same order, without reading the lanes
+// outside. A run of chunks of `outside` is combined once where the operation absorbs it (a
+// masked row's -inf for max, its 0 for sum), so a row padded to a power of two costs what its
+// own columns do.
+template <class Op, class A, int N, class In>
+TL_INLINE A reduceRowSplit(In inside, int c0, int c1, A outside) {
+  constexpr int P = reducePartials(N);
+  auto value = [&](int k) { return k >= c0 && k < c1 ? static_cast<A>(inside(k)) : outside; };
+  if constexpr (P == 1) {
+    return reduceRow<Op, A, N>(value);
+  } else {
+    constexpr int chunks = N / P;
+    const bool empty = c0 >= c1;
+    // Chunks [qa, qb) hold the lanes inside; the others hold only `outside`.
+    const int qa = empty ? chunks : c0 / P;
+    const int qb = empty ? chunks : (c1 + P - 1) / P < chunks ? (c1 + P - 1) / P : chunks;
+    const bool absorbs = Op::absorbs(outside);
+    auto whole = [&](int q) { return q * P >= c0 && q * P + P <= c1; };
+    A lanes[P];
+    auto foldOutside = [&](int runs) {
+      for (int t = 0; t < (absorbs && runs > 0 ? 1 : runs); ++t)
+        for (int l = 0; l < P; ++l)
+          lanes[l] = Op::combine(lanes[l], outside);
+    };
+    auto foldPart = [&](int q) {
+      for (int l = 0; l < P; ++l)
+        lanes[l] = Op::combine(lanes[l], value(q * P + l));
+    };
+    int q = 1;
+    if (qa > 0) {
+      for (int l = 0; l < P; ++l)
+        lanes[l] = outside;
+      foldOutside(absorbs ? 0 : qa - 1); // combine(outside, outside) == outside when absorbed
+      q = qa;
+    } else if (whole(0)) {
+      for (int l = 0; l < P; ++l)
+        lanes[l] = static_cast<A>(inside(l));
+    } else {
+      for (int l = 0; l < P; ++l)
+        lanes[l] = value(l);
+    }
+    if (q < qb && !whole(q)) foldPart(q++);
+    const bool lastPart = q < qb && !whole(qb - 1);
+    const int denseEnd = lastPart ? qb - 1 : qb;
+    for (; q < denseEnd; ++q)
+      for (int l = 0; l < P; ++l)
+        lanes[l] = Op::combine(lanes[l], static_cast<A>(inside(q * P + l)));
+    if (lastPart) foldPart(q++);
+    if (q < chunks) foldOutside(chunks - (q > qb ? q : qb));
+    for (int width = P / 2; width > 0; width /= 2)
+      for (int l = 0; l < width; ++l)
+        lanes[l] = Op::combine(lanes[l], lanes[l + width]);
+    A acc = lanes[0];
+    for (int j = N - N % P; j < N; ++j)
+      acc = Op::combine(acc, value(j));
+    return acc;
+  }
+}
+
+// A reduction along rows of an operand uniform outside the rectangle r (uniformOutside): rows
+// through the rectangle read only its columns, and the rest are `outside` throughout.
+template <class Op, class A, int Axis, class B, class X>
+TL_INLINE auto reduceSplit(const X& x, const LaneRect& r) {
+  const LaneBounds<B> b(r);
+  A outside{}; // unread when the rectangle covers the block
+  if (!b.all()) {
+    int i, j;
+    b.outsideLane(i, j);
+    outside = static_cast<A>(get<false>(x, i, j));
+  }
+  auto row = [&](int i) {
+    const int c0 = b.rowInside(i) ? b.c0 : 0, c1 = b.rowInside(i) ? b.c1 : 0;
+    return reduceRowSplit<Op, A, B::cols>([&](int j) { return get<true>(x, i, j); }, c0, c1,
+                                          outside);
+  };
+  if constexpr (B::rank == 1) {
+    return row(0);
+  } else {
+    static_assert(Axis == 1, "split reductions run along rows");
+    Block<A, B::rows> out;
+    for (int i = 0; i < B::rows; ++i)
+      out.v[i] = row(i);
+    return out;
   }
 }
 
@@ -145,9 +269,16 @@ TL_INLINE auto reduceDense(const X& x) {
 template <class Op, class A, int Axis, class X>
 TL_INLINE auto reduce(const X& x) {
   if (dense(x)) return reduceDense<Op, A, Axis, true>(x);
-  // Masked lanes are evaluated into a block first: that loop vectorizes (masked vector loads),
-  // while reading them lane by lane inside the reduction leaves a branch per lane. The values
-  // and the order they are combined in are the same either way.
+  using B = evaluated_t<X>;
+  if constexpr (B::rank == 1 || Axis == 1) {
+    // A masked row (a load, or an expression of loads under one mask): only its own columns are
+    // read, in place.
+    LaneRect r;
+    if (uniformOutside<B>(x, r) && r.set) return reduceSplit<Op, A, Axis, B>(x, r);
+  }
+  // Other masked lanes are evaluated into a block first: that loop vectorizes (masked vector
+  // loads), while reading them lane by lane inside the reduction leaves a branch per lane. The
+  // values and the order they are combined in are the same either way.
   return reduceDense<Op, A, Axis, true>(eval(x));
 }
 

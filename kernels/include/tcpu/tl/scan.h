@@ -9,11 +9,11 @@
 // target). A combine function must be associative; reductions also need it commutative, as in
 // Triton, while scans never swap operands: the left operand always holds the earlier elements
 // (the later ones for Reverse), so non-commutative scans (linear recurrences) are exact.
-// - reduce: the order of tl::sum (reduce.h), so reduce(x, add) is sum(x) bit for bit: along a
-//   row of N >= 16, lane l (of 16) folds x[l], x[l + 16], ... left to right; the lanes fold
-//   pairwise (l with l + 8, then l + 4, 2, 1); then the last N % 16 elements, left to right.
-//   Shorter rows, and axis 0 of a 2-D block (per column, vectorized across columns), fold left
-//   to right.
+// - reduce: the order of tl::sum (reducePartials in reduce.h), so reduce(x, add) is sum(x) bit
+//   for bit: along a row of N >= 16, partial l (of P = 16, 32 or 64) folds x[l], x[l + P], ...
+//   left to right; the partials fold pairwise (l with l + P/2, then l + P/4, ..., 1); then the
+//   last N % P elements, left to right. Shorter rows, and axis 0 of a 2-D block (per column,
+//   vectorized across columns), fold left to right.
 // - scan along a row (1-D, or axis 1): a Hillis-Steele scan within each run of 16 (steps 1, 2,
 //   4, 8: element k becomes combine(element k - step, element k)), over the whole block at once
 //   so that it vectorizes; then each run is combined with the last element of the run before it
@@ -128,24 +128,25 @@ TL_INLINE auto withReader(const X& x, const Y& y, G g) {
 // no identity: rows shorter than the lanes start from their first element.
 template <class V, int N, class R, class C>
 TL_INLINE V foldRow(R read, C combine) {
-  if constexpr (N < kReduceLanes) {
+  constexpr int P = reducePartials(N);
+  if constexpr (P == 1) {
     V acc = read(0);
     for (int j = 1; j < N; ++j)
       acc = combine(acc, read(j));
     return acc;
   } else {
-    Store<V, kReduceLanes> store;
+    Store<V, P> store;
     const Lanes<V> lanes = store.lanes();
-    for (int l = 0; l < kReduceLanes; ++l)
+    for (int l = 0; l < P; ++l)
       lanes.set(l, read(l));
-    for (int j = kReduceLanes; j + kReduceLanes <= N; j += kReduceLanes)
-      for (int l = 0; l < kReduceLanes; ++l)
+    for (int j = P; j + P <= N; j += P)
+      for (int l = 0; l < P; ++l)
         lanes.set(l, combine(lanes.get(l), read(j + l)));
-    for (int width = kReduceLanes / 2; width > 0; width /= 2)
+    for (int width = P / 2; width > 0; width /= 2)
       for (int l = 0; l < width; ++l)
         lanes.set(l, combine(lanes.get(l), lanes.get(l + width)));
     V acc = lanes.get(0);
-    for (int j = N - N % kReduceLanes; j < N; ++j)
+    for (int j = N - N % P; j < N; ++j)
       acc = combine(acc, read(j));
     return acc;
   }
