@@ -37,6 +37,28 @@ TYPED_TEST(TlShape, ReshapeKeepsRowMajorOrder) {
     }
 }
 
+// trans: 16 x 16 tiles of shuffles for 2- and 4-byte elements in blocks of whole tiles (reduce.h),
+// element copies otherwise; every shape is checked against the definition.
+template <class T, int M, int N>
+void expectTransposed(uint32_t seed) {
+  const auto x = randomBlock<tl::Block<T, M, N>>(seed);
+  const tl::Block<T, N, M> t = tl::trans(x);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      ASSERT_EQ(printable(t.at(j, i)), printable(x.at(i, j))) << M << "x" << N << " at " << i
+                                                              << "," << j;
+}
+
+TYPED_TEST(TlShape, TransMovesEveryElement) {
+  using T = typename TypeParam::type;
+  expectTransposed<T, 16, 16>(11);
+  expectTransposed<T, 32, 64>(12);
+  expectTransposed<T, 64, 32>(13);
+  expectTransposed<T, 48, 16>(14);
+  expectTransposed<T, 4, 8>(15);
+  expectTransposed<T, 16, 24>(16);
+}
+
 TEST(TlShapeLazy, ReshapeAndRavelEvaluateLazyOperands) {
   // An index range and an expression are evaluated, then laid out row-major.
   const tl::Block<int32_t, 4, 4> r = tl::reshape<4, 4>(tl::arange<0, 16>() * 3 + 1);

@@ -440,6 +440,24 @@ struct Expr {
 
 namespace detail {
 
+// forEachRow<Rows, Cols>(body): body(i) for each row i of a block whose rows are Cols wide, for
+// loops whose body walks one row. LLVM fully unrolls a short loop over a row and then vectorizes
+// the loop over rows, one row per vector lane: gathers and scatters with a stride of a row (in
+// the attention tutorial, on blocks of 64 x 32, they were 39 % of its time). Rows of 8 elements
+// or more keep the loop over rows scalar, so that each row is vectorized along itself; narrower
+// rows may still be vectorized across.
+template <int Rows, int Cols, class F>
+TL_INLINE void forEachRow(F&& body) {
+  if constexpr (Cols >= 8) {
+#pragma clang loop vectorize(disable) interleave(disable)
+    for (int i = 0; i < Rows; ++i)
+      body(i);
+  } else {
+    for (int i = 0; i < Rows; ++i)
+      body(i);
+  }
+}
+
 // out = x where x is uniform outside the rectangle r (uniformOutside).
 template <class B, class X>
 TL_INLINE void assignSplit(B& out, const X& x, const LaneRect& r) {
@@ -451,7 +469,7 @@ TL_INLINE void assignSplit(B& out, const X& x, const LaneRect& r) {
     b.outsideLane(i, j);
     outside = static_cast<V>(get<false>(x, i, j));
   }
-  for (int i = 0; i < B::rows; ++i) {
+  forEachRow<B::rows, B::cols>([&](int i) TL_INLINE_LAMBDA {
     V* row = out.v + i * B::cols;
     const bool on = b.rowInside(i);
     if (on && b.c0 == 0 && b.c1 == B::cols) {
@@ -459,7 +477,7 @@ TL_INLINE void assignSplit(B& out, const X& x, const LaneRect& r) {
       // than a call to memcpy of a run-time size.
       for (int j = 0; j < B::cols; ++j)
         row[j] = static_cast<V>(get<true>(x, i, j));
-      continue;
+      return;
     }
     const int c0 = on ? b.c0 : B::cols, c1 = on ? b.c1 : B::cols;
     for (int j = 0; j < c0; ++j)
@@ -468,7 +486,7 @@ TL_INLINE void assignSplit(B& out, const X& x, const LaneRect& r) {
       row[j] = static_cast<V>(get<true>(x, i, j));
     for (int j = c1; j < B::cols; ++j)
       row[j] = outside;
-  }
+  });
 }
 
 // out = x, elementwise: one loop, unmasked when x is dense; split in two where x is uniform
@@ -477,15 +495,17 @@ template <class B, class X>
 TL_INLINE void assign(B& out, const X& x) {
   LaneRect r;
   if (dense(x)) {
-    for (int i = 0; i < B::rows; ++i)
+    forEachRow<B::rows, B::cols>([&](int i) TL_INLINE_LAMBDA {
       for (int j = 0; j < B::cols; ++j)
         out.v[i * B::cols + j] = static_cast<typename B::value_type>(get<true>(x, i, j));
+    });
   } else if (uniformOutside<B>(x, r) && r.set) {
     assignSplit(out, x, r);
   } else {
-    for (int i = 0; i < B::rows; ++i)
+    forEachRow<B::rows, B::cols>([&](int i) TL_INLINE_LAMBDA {
       for (int j = 0; j < B::cols; ++j)
         out.v[i * B::cols + j] = static_cast<typename B::value_type>(get<false>(x, i, j));
+    });
   }
 }
 
@@ -630,10 +650,11 @@ TL_INLINE auto operator~(X&& x) {
     static_assert(detail::broadcast_block<bool, B, Y>::type::size == B::size,                      \
                   "compound assignment would change the block's shape");                           \
     auto update = [&]<bool Dense>() {                                                              \
-      for (int i = 0; i < B::rows; ++i)                                                            \
+      detail::forEachRow<B::rows, B::cols>([&](int i) TL_INLINE_LAMBDA {                           \
         for (int j = 0; j < B::cols; ++j)                                                          \
           x.v[i * B::cols + j] = static_cast<T>(static_cast<compute_t<T>>(x.v[i * B::cols + j])    \
                                                     op detail::get<Dense>(y, i, j));               \
+      });                                                                                          \
     };                                                                                             \
     if (detail::dense(y))                                                                          \
       update.template operator()<true>();                                                          \

@@ -12,6 +12,8 @@
 #include "tcpu/kernel_abi.h"
 
 #define TL_INLINE inline __attribute__((always_inline))
+// A lambda inlined where it is called (after its parameter list).
+#define TL_INLINE_LAMBDA __attribute__((always_inline))
 
 // Defined by codegen in each module it compiles (codegen/src/target/target_constants.hpp): the
 // width of the vector registers the target's vectorizer prefers, 0 on a GPU. A constant there, so

@@ -6,6 +6,8 @@
 #ifndef TCPU_TL_REDUCE_H
 #define TCPU_TL_REDUCE_H
 
+#include <utility>
+
 #include "tcpu/tl/core.h"
 
 namespace tcpu::tl {
@@ -232,8 +234,7 @@ TL_INLINE auto reduceSplit(const X& x, const LaneRect& r) {
   } else {
     static_assert(Axis == 1, "split reductions run along rows");
     Block<A, B::rows> out;
-    for (int i = 0; i < B::rows; ++i)
-      out.v[i] = row(i);
+    forEachRow<B::rows, B::cols>([&](int i) TL_INLINE_LAMBDA { out.v[i] = row(i); });
     return out;
   }
 }
@@ -251,8 +252,9 @@ TL_INLINE auto reduceDense(const X& x) {
         [&](int k) { return get<Dense>(x, k / S::cols, k % S::cols); });
   } else if constexpr (Axis == 1) {
     Block<A, S::rows> out;
-    for (int i = 0; i < S::rows; ++i)
+    forEachRow<S::rows, S::cols>([&](int i) TL_INLINE_LAMBDA {
       out.v[i] = reduceRow<Op, A, S::cols>([&](int j) { return get<Dense>(x, i, j); });
+    });
     return out;
   } else {
     static_assert(Axis == 0, "reduction axis is 0 or 1");
@@ -365,13 +367,68 @@ TL_INLINE auto argmin(const X& x) {
   return detail::argReduce<false, Axis>(x);
 }
 
+namespace detail {
+
+// Transposes of 16 x 16 tiles in vector registers: element-by-element copies became inserts and
+// extracts of single lanes (11 % of the attention tutorial's time, for k.T). Four steps, each
+// swapping the off-diagonal H x H blocks of every 2H x 2H block (H = 8, 4, 2, 1), each a
+// two-vector shuffle per row.
+constexpr int kTransposeTile = 16;
+template <class T>
+using TileRow = T __attribute__((ext_vector_type(kTransposeTile)));
+
+// Vectors are passed by reference: by value they would change the ABI of a call between targets
+// with and without 512-bit registers (-Wpsabi), although every call is inlined.
+template <int H, class V, int... C>
+TL_INLINE void tileSwap(const V& x, const V& y, V& low, V& high, std::integer_sequence<int, C...>) {
+  low = __builtin_shufflevector(x, y, ((C & H) == 0 ? C : kTransposeTile + C - H)...);
+  high = __builtin_shufflevector(x, y, ((C & H) == 0 ? C + H : kTransposeTile + C)...);
+}
+template <int H, class V>
+TL_INLINE void tileTransposeStep(V (&r)[kTransposeTile]) {
+  constexpr auto lanes = std::make_integer_sequence<int, kTransposeTile>{};
+  for (int a = 0; a < kTransposeTile; ++a)
+    if ((a & H) == 0) {
+      const V x = r[a], y = r[a + H];
+      tileSwap<H>(x, y, r[a], r[a + H], lanes);
+    }
+}
+
+// Whether trans of an M x N block of T goes through tiles: 2- and 4-byte elements, whole tiles.
+template <class T, int M, int N>
+inline constexpr bool kTiledTranspose = (sizeof(T) == 2 || sizeof(T) == 4) &&
+                                        M % kTransposeTile == 0 && N % kTransposeTile == 0;
+
+template <class T, int M, int N>
+TL_INLINE void transposeTiles(const T* x, T* out) {
+  using V = TileRow<T>;
+  for (int i0 = 0; i0 < M; i0 += kTransposeTile)
+    for (int j0 = 0; j0 < N; j0 += kTransposeTile) {
+      V r[kTransposeTile];
+      for (int a = 0; a < kTransposeTile; ++a)
+        __builtin_memcpy(&r[a], x + (i0 + a) * N + j0, sizeof(V));
+      tileTransposeStep<8>(r);
+      tileTransposeStep<4>(r);
+      tileTransposeStep<2>(r);
+      tileTransposeStep<1>(r);
+      for (int a = 0; a < kTransposeTile; ++a)
+        __builtin_memcpy(out + (j0 + a) * M + i0, &r[a], sizeof(V));
+    }
+}
+
+} // namespace detail
+
 // trans(x): the transpose of a 2-D block.
 template <class T, int M, int N>
 TL_INLINE Block<T, N, M> trans(const Block<T, M, N>& x) {
   Block<T, N, M> out;
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j)
-      out.v[j * M + i] = x.v[i * N + j];
+  if constexpr (detail::kTiledTranspose<T, M, N>) {
+    detail::transposeTiles<T, M, N>(x.v, out.v);
+  } else {
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j)
+        out.v[j * M + i] = x.v[i * N + j];
+  }
   return out;
 }
 
