@@ -5,8 +5,10 @@
 // reductions are checked bit for bit against the order scan.h documents, written out here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -94,6 +96,44 @@ TEST(TlReduce, FloatSumsFollowTheDocumentedOrderBitForBit) {
     EXPECT_EQ(floatBits(columns[j]), floatBits(acc)) << j;
     EXPECT_EQ(floatBits(columns[j]), floatBits(tl::sum<0>(x)[j])) << j;
   }
+}
+
+// Rows of blocks whose height is a multiple of 16 finish their reductions across rows
+// (reduce.h, reduceRowsAcross): the same order, so each row's result is the 1-D reduction of that
+// row bit for bit, NaNs and zeros of both signs included.
+template <int R, int C>
+void expectRowReductionsMatchRows(uint32_t seed) {
+  auto x = randomBlock<tl::Block<float, R, C>>(seed);
+  x.at(1, 3) = std::numeric_limits<float>::quiet_NaN();
+  x.at(2, 0) = -0.0f;
+  x.at(2, C - 1) = 0.0f;
+  const tl::Block<float, R> sums = tl::sum<1>(x), maxima = tl::max<1>(x), minima = tl::min<1>(x);
+  for (int i = 0; i < R; ++i) {
+    tl::Block<float, C> row;
+    for (int j = 0; j < C; ++j)
+      row[j] = x.at(i, j);
+    SCOPED_TRACE(testing::Message() << R << " x " << C << ", row " << i);
+    EXPECT_EQ(floatBits(sums[i]), floatBits(documentedSum(row.v, C, 1)));
+    EXPECT_EQ(floatBits(sums[i]), floatBits(tl::sum(row)));
+    EXPECT_EQ(floatBits(maxima[i]), floatBits(tl::max(row)));
+    EXPECT_EQ(floatBits(minima[i]), floatBits(tl::min(row)));
+  }
+  const auto ints = randomBlock<tl::Block<int32_t, R, C>>(seed + 1);
+  const tl::Block<int32_t, R> intMaxima = tl::max<1>(ints);
+  for (int i = 0; i < R; ++i) {
+    int32_t want = ints.at(i, 0);
+    for (int j = 1; j < C; ++j)
+      want = std::max(want, ints.at(i, j));
+    EXPECT_EQ(intMaxima[i], want) << R << " x " << C << ", row " << i;
+  }
+}
+
+TEST(TlReduce, RowsOfTallBlocksFinishAcrossRowsInTheSameOrder) {
+  expectRowReductionsMatchRows<16, 16>(21);
+  expectRowReductionsMatchRows<64, 32>(22);
+  expectRowReductionsMatchRows<32, 128>(23);
+  expectRowReductionsMatchRows<16, 100>(24);
+  expectRowReductionsMatchRows<48, 64>(25);
 }
 
 TEST(TlReduce, IntegerCombinesAreExactInTheElementType) {

@@ -127,6 +127,53 @@ struct AndOp {
   }
 };
 
+// Transposes of 16 x 16 tiles in vector registers: element-by-element copies became inserts and
+// extracts of single lanes (11 % of the attention tutorial's time, for k.T). Four steps, each
+// swapping the off-diagonal H x H blocks of every 2H x 2H block (H = 8, 4, 2, 1), each a
+// two-vector shuffle per row.
+constexpr int kTransposeTile = 16;
+template <class T>
+using TileRow = T __attribute__((ext_vector_type(kTransposeTile)));
+
+// Vectors are passed by reference: by value they would change the ABI of a call between targets
+// with and without 512-bit registers (-Wpsabi), although every call is inlined.
+template <int H, class V, int... C>
+TL_INLINE void tileSwap(const V& x, const V& y, V& low, V& high, std::integer_sequence<int, C...>) {
+  low = __builtin_shufflevector(x, y, ((C & H) == 0 ? C : kTransposeTile + C - H)...);
+  high = __builtin_shufflevector(x, y, ((C & H) == 0 ? C + H : kTransposeTile + C)...);
+}
+template <int H, class V>
+TL_INLINE void tileTransposeStep(V (&r)[kTransposeTile]) {
+  constexpr auto lanes = std::make_integer_sequence<int, kTransposeTile>{};
+  for (int a = 0; a < kTransposeTile; ++a)
+    if ((a & H) == 0) {
+      const V x = r[a], y = r[a + H];
+      tileSwap<H>(x, y, r[a], r[a + H], lanes);
+    }
+}
+
+// Whether trans of an M x N block of T goes through tiles: 2- and 4-byte elements, whole tiles.
+template <class T, int M, int N>
+inline constexpr bool kTiledTranspose = (sizeof(T) == 2 || sizeof(T) == 4) &&
+                                        M % kTransposeTile == 0 && N % kTransposeTile == 0;
+
+template <class T, int M, int N>
+TL_INLINE void transposeTiles(const T* x, T* out) {
+  using V = TileRow<T>;
+  for (int i0 = 0; i0 < M; i0 += kTransposeTile)
+    for (int j0 = 0; j0 < N; j0 += kTransposeTile) {
+      V r[kTransposeTile];
+      for (int a = 0; a < kTransposeTile; ++a)
+        __builtin_memcpy(&r[a], x + (i0 + a) * N + j0, sizeof(V));
+      tileTransposeStep<8>(r);
+      tileTransposeStep<4>(r);
+      tileTransposeStep<2>(r);
+      tileTransposeStep<1>(r);
+      for (int a = 0; a < kTransposeTile; ++a)
+        __builtin_memcpy(out + (j0 + a) * M + i0, &r[a], sizeof(V));
+    }
+}
+
 // Reduces the N values x(0) .. x(N - 1) in reducePartials' order.
 template <class Op, class A, int N, class X>
 TL_INLINE A reduceRow(X x) {
@@ -239,6 +286,48 @@ TL_INLINE auto reduceSplit(const X& x, const LaneRect& r) {
   }
 }
 
+// Each row of an R x C operand reduced in reduceRow's order, with the last steps taken across
+// rows: every row folds its values into 16 partials along itself (vector operations on one row),
+// those R x 16 partials are transposed, and the pairwise steps 8, 4, 2, 1 run on rows of R
+// partials. Taken one row at a time, those last steps are shuffles within a vector (scalar code
+// with fmax's NaN checks for max: 8 % of the attention tutorial's time, on 64 x 32 blocks).
+template <class A, int R, int C>
+inline constexpr bool kRowsFoldedAcross =
+    reducePartials(C) >= kTransposeTile && R % kTransposeTile == 0 && sizeof(A) == 4;
+
+template <class Op, class A, int R, int C, class X>
+TL_INLINE Block<A, R> reduceRowsAcross(X x) {
+  constexpr int P = reducePartials(C), T = kTransposeTile;
+  alignas(64) A partials[R * T];
+  forEachRow<R, C>([&](int i) TL_INLINE_LAMBDA {
+    A lanes[P];
+    for (int l = 0; l < P; ++l)
+      lanes[l] = static_cast<A>(x(i, l));
+    for (int j = P; j + P <= C; j += P)
+      for (int l = 0; l < P; ++l)
+        lanes[l] = Op::combine(lanes[l], static_cast<A>(x(i, j + l)));
+    for (int width = P / 2; width >= T; width /= 2)
+      for (int l = 0; l < width; ++l)
+        lanes[l] = Op::combine(lanes[l], lanes[l + width]);
+    for (int l = 0; l < T; ++l)
+      partials[i * T + l] = lanes[l];
+  });
+  alignas(64) A across[T * R]; // across[l * R + i]: partial l of row i
+  transposeTiles<A, R, T>(partials, across);
+  for (int width = T / 2; width > 0; width /= 2)
+    for (int l = 0; l < width; ++l)
+      for (int i = 0; i < R; ++i)
+        across[l * R + i] = Op::combine(across[l * R + i], across[(l + width) * R + i]);
+  Block<A, R> out;
+  for (int i = 0; i < R; ++i) {
+    A acc = across[i];
+    for (int j = C - C % P; j < C; ++j)
+      acc = Op::combine(acc, static_cast<A>(x(i, j)));
+    out.v[i] = acc;
+  }
+  return out;
+}
+
 // Reads the operand's elements as it reduces them, so an expression is
 // evaluated inside the reduction loop.
 template <class Op, class A, int Axis, bool Dense, class X>
@@ -251,11 +340,16 @@ TL_INLINE auto reduceDense(const X& x) {
     return reduceRow<Op, A, S::rows * S::cols>(
         [&](int k) { return get<Dense>(x, k / S::cols, k % S::cols); });
   } else if constexpr (Axis == 1) {
-    Block<A, S::rows> out;
-    forEachRow<S::rows, S::cols>([&](int i) TL_INLINE_LAMBDA {
-      out.v[i] = reduceRow<Op, A, S::cols>([&](int j) { return get<Dense>(x, i, j); });
-    });
-    return out;
+    if constexpr (kRowsFoldedAcross<A, S::rows, S::cols>) {
+      return reduceRowsAcross<Op, A, S::rows, S::cols>(
+          [&](int i, int j) TL_INLINE_LAMBDA { return get<Dense>(x, i, j); });
+    } else {
+      Block<A, S::rows> out;
+      forEachRow<S::rows, S::cols>([&](int i) TL_INLINE_LAMBDA {
+        out.v[i] = reduceRow<Op, A, S::cols>([&](int j) { return get<Dense>(x, i, j); });
+      });
+      return out;
+    }
   } else {
     static_assert(Axis == 0, "reduction axis is 0 or 1");
     Block<A, S::cols> out;
@@ -367,56 +461,6 @@ TL_INLINE auto argmin(const X& x) {
   return detail::argReduce<false, Axis>(x);
 }
 
-namespace detail {
-
-// Transposes of 16 x 16 tiles in vector registers: element-by-element copies became inserts and
-// extracts of single lanes (11 % of the attention tutorial's time, for k.T). Four steps, each
-// swapping the off-diagonal H x H blocks of every 2H x 2H block (H = 8, 4, 2, 1), each a
-// two-vector shuffle per row.
-constexpr int kTransposeTile = 16;
-template <class T>
-using TileRow = T __attribute__((ext_vector_type(kTransposeTile)));
-
-// Vectors are passed by reference: by value they would change the ABI of a call between targets
-// with and without 512-bit registers (-Wpsabi), although every call is inlined.
-template <int H, class V, int... C>
-TL_INLINE void tileSwap(const V& x, const V& y, V& low, V& high, std::integer_sequence<int, C...>) {
-  low = __builtin_shufflevector(x, y, ((C & H) == 0 ? C : kTransposeTile + C - H)...);
-  high = __builtin_shufflevector(x, y, ((C & H) == 0 ? C + H : kTransposeTile + C)...);
-}
-template <int H, class V>
-TL_INLINE void tileTransposeStep(V (&r)[kTransposeTile]) {
-  constexpr auto lanes = std::make_integer_sequence<int, kTransposeTile>{};
-  for (int a = 0; a < kTransposeTile; ++a)
-    if ((a & H) == 0) {
-      const V x = r[a], y = r[a + H];
-      tileSwap<H>(x, y, r[a], r[a + H], lanes);
-    }
-}
-
-// Whether trans of an M x N block of T goes through tiles: 2- and 4-byte elements, whole tiles.
-template <class T, int M, int N>
-inline constexpr bool kTiledTranspose = (sizeof(T) == 2 || sizeof(T) == 4) &&
-                                        M % kTransposeTile == 0 && N % kTransposeTile == 0;
-
-template <class T, int M, int N>
-TL_INLINE void transposeTiles(const T* x, T* out) {
-  using V = TileRow<T>;
-  for (int i0 = 0; i0 < M; i0 += kTransposeTile)
-    for (int j0 = 0; j0 < N; j0 += kTransposeTile) {
-      V r[kTransposeTile];
-      for (int a = 0; a < kTransposeTile; ++a)
-        __builtin_memcpy(&r[a], x + (i0 + a) * N + j0, sizeof(V));
-      tileTransposeStep<8>(r);
-      tileTransposeStep<4>(r);
-      tileTransposeStep<2>(r);
-      tileTransposeStep<1>(r);
-      for (int a = 0; a < kTransposeTile; ++a)
-        __builtin_memcpy(out + (j0 + a) * M + i0, &r[a], sizeof(V));
-    }
-}
-
-} // namespace detail
 
 // trans(x): the transpose of a 2-D block.
 template <class T, int M, int N>
