@@ -65,9 +65,9 @@ TL_INLINE void attn_fwd_inner(AttentionState<BLOCK_M, HEAD_DIM, BLOCK_N>& s, con
       m_ij = tl::maximum(s.m_i, tl::max<1>(qk) * qk_scale);
       qk = qk * qk_scale - tl::col(m_ij);
     }
-    const auto p = tl::eval(tl::exp2(qk));
+    const auto p = tl::exp2(qk); // a block: math functions evaluate where they are written
     const auto l_ij = tl::sum<1>(p);
-    const auto alpha = tl::eval(tl::exp2(s.m_i - m_ij));
+    const auto alpha = tl::exp2(s.m_i - m_ij);
     s.l_i = s.l_i * alpha + l_ij;
     s.acc *= tl::col(alpha); // in place: `s.acc = s.acc * ...` would copy the block first
     const auto v_ptrs = V + (tl::col(rows_n) * int64_t{stride_vk} + tl::row(offs_d));
