@@ -44,10 +44,9 @@ std::vector<float> randomRow(int count, uint32_t seed) {
 // 64 partials, across chunk edges, on them, and beyond the row at either end.
 template <int N>
 std::vector<std::pair<int, int>> boundsFor() {
-  std::vector<std::pair<int, int>> out = {{0, 0},         {0, N},          {0, N + 9},
-                                          {-5, N},        {0, 1},          {0, N - 1},
-                                          {3, N - 3},     {N / 2, N},      {N - 1, N},
-                                          {5, 7},         {0, N / 2 + 1},  {N + 3, N + 9}};
+  std::vector<std::pair<int, int>> out = {{0, 0},     {0, N},     {0, N + 9},     {-5, N},
+                                          {0, 1},     {0, N - 1}, {3, N - 3},     {N / 2, N},
+                                          {N - 1, N}, {5, 7},     {0, N / 2 + 1}, {N + 3, N + 9}};
   if (N >= 128) out.insert(out.end(), {{64, 128}, {63, 129}, {1, 64}, {64, N - 64}, {0, 3000}});
   return out;
 }
@@ -73,8 +72,8 @@ void checkFloatRows() {
   const float inf = std::numeric_limits<float>::infinity();
   for (const auto& [lo, hi] : boundsFor<N>()) {
     for (const float other : {-inf, 0.0f, -0.0f, 1.5f, nan}) {
-      SCOPED_TRACE(testing::Message() << "N " << N << ", cols [" << lo << ", " << hi
-                                      << "), other " << other);
+      SCOPED_TRACE(testing::Message()
+                   << "N " << N << ", cols [" << lo << ", " << hi << "), other " << other);
       const auto cols = tl::arange<0, N>();
       const auto mask = (cols >= lo) & (cols < hi);
       const auto loaded = tl::load(x.data() + cols, cols < hi, other);
@@ -99,7 +98,8 @@ TEST(TlReduceSplit, IntegerReductionsGiveTheBlocksAnswer) {
   constexpr int N = 256;
   std::vector<int32_t> values(N);
   for (int k = 0; k < N; ++k)
-    values[static_cast<size_t>(k)] = static_cast<int32_t>((static_cast<uint32_t>(k) * 2654435761u) >> 7);
+    values[static_cast<size_t>(k)] =
+        static_cast<int32_t>((static_cast<uint32_t>(k) * 2654435761u) >> 7);
   const int32_t* x = values.data(); // read-only memory: a lazy load, not a snapshot
   for (const auto& [lo, hi] : boundsFor<N>()) {
     for (const int32_t other : {0, 7, -1}) {
@@ -120,8 +120,8 @@ TEST(TlReduceSplit, IntegerReductionsGiveTheBlocksAnswer) {
 TEST(TlReduceSplit, RowsOfATwoDimensionalLoadGiveTheBlocksAnswer) {
   constexpr int R = 8, C = 128;
   const std::vector<float> x = randomRow(R * C, 77);
-  for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{{8, 128}, {5, 100}, {0, 64},
-                                                                    {3, 0}, {8, 1}, {1, 129}}) {
+  for (const auto& [rows, cols] :
+       std::vector<std::pair<int, int>>{{8, 128}, {5, 100}, {0, 64}, {3, 0}, {8, 1}, {1, 129}}) {
     for (const float other : {-std::numeric_limits<float>::infinity(), 0.0f, 2.5f}) {
       SCOPED_TRACE(testing::Message() << rows << " x " << cols << ", other " << other);
       const auto i = tl::arange<0, R>();

@@ -45,8 +45,8 @@ void expectTransposed(uint32_t seed) {
   const tl::Block<T, N, M> t = tl::trans(x);
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j)
-      ASSERT_EQ(printable(t.at(j, i)), printable(x.at(i, j))) << M << "x" << N << " at " << i
-                                                              << "," << j;
+      ASSERT_EQ(printable(t.at(j, i)), printable(x.at(i, j)))
+          << M << "x" << N << " at " << i << "," << j;
 }
 
 TYPED_TEST(TlShape, TransMovesEveryElement) {

@@ -154,8 +154,8 @@ TL_INLINE void tileTransposeStep(V (&r)[kTransposeTile]) {
 
 // Whether trans of an M x N block of T goes through tiles: 2- and 4-byte elements, whole tiles.
 template <class T, int M, int N>
-inline constexpr bool kTiledTranspose = (sizeof(T) == 2 || sizeof(T) == 4) &&
-                                        M % kTransposeTile == 0 && N % kTransposeTile == 0;
+inline constexpr bool kTiledTranspose =
+    (sizeof(T) == 2 || sizeof(T) == 4) && M % kTransposeTile == 0 && N % kTransposeTile == 0;
 
 template <class T, int M, int N>
 TL_INLINE void transposeTiles(const T* x, T* out) {
@@ -460,7 +460,6 @@ template <int Axis = 0, Tensor X>
 TL_INLINE auto argmin(const X& x) {
   return detail::argReduce<false, Axis>(x);
 }
-
 
 // trans(x): the transpose of a 2-D block.
 template <class T, int M, int N>
