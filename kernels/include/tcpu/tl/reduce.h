@@ -44,7 +44,13 @@ struct SumOp {
   }
   template <class A>
   static TL_INLINE A combine(A a, A b) {
-    return a + b;
+    // Integer sums wrap, as Triton's do: added as unsigned, where a signed overflow would be
+    // undefined behaviour (and reported by UBSan in the host tests).
+    if constexpr (std::is_integral_v<A> && std::is_signed_v<A>)
+      return static_cast<A>(static_cast<std::make_unsigned_t<A>>(a) +
+                            static_cast<std::make_unsigned_t<A>>(b));
+    else
+      return a + b;
   }
 };
 struct MaxOp {
