@@ -26,6 +26,28 @@ constexpr int reducePartials(int n) {
   return n >= 64 ? 64 : (n >= 32 ? 32 : (n >= 16 ? 16 : 1));
 }
 
+// Sums and products of integers wrap, as in Triton (and without C++'s signed overflow).
+template <class A>
+TL_INLINE A wrappingAdd(A a, A b) {
+  if constexpr (std::is_integral_v<A> && !std::is_same_v<A, bool>) {
+    using U = std::make_unsigned_t<std::common_type_t<A, unsigned>>;
+    return static_cast<A>(static_cast<U>(a) + static_cast<U>(b));
+  } else {
+    return static_cast<A>(a + b);
+  }
+}
+template <class A>
+TL_INLINE A wrappingMul(A a, A b) {
+  if constexpr (std::is_same_v<A, bool>) {
+    return a && b;
+  } else if constexpr (std::is_integral_v<A>) {
+    using U = std::make_unsigned_t<std::common_type_t<A, unsigned>>;
+    return static_cast<A>(static_cast<U>(a) * static_cast<U>(b));
+  } else {
+    return static_cast<A>(a * b);
+  }
+}
+
 // Triton's accumulation types: ints narrower than 32 bits sum in 32 bits;
 // 16-bit floats reduce in fp32.
 template <class T>
@@ -44,13 +66,7 @@ struct SumOp {
   }
   template <class A>
   static TL_INLINE A combine(A a, A b) {
-    // Integer sums wrap, as Triton's do: added as unsigned, where a signed overflow would be
-    // undefined behaviour (and reported by UBSan in the host tests).
-    if constexpr (std::is_integral_v<A> && std::is_signed_v<A>)
-      return static_cast<A>(static_cast<std::make_unsigned_t<A>>(a) +
-                            static_cast<std::make_unsigned_t<A>>(b));
-    else
-      return a + b;
+    return wrappingAdd(a, b);
   }
 };
 struct MaxOp {

@@ -284,27 +284,6 @@ TL_INLINE auto scanAxis(R read, C combine) {
   return out;
 }
 
-// Sums and products of integers wrap, as in Triton (and without C++'s signed overflow).
-template <class A>
-TL_INLINE A wrappingAdd(A a, A b) {
-  if constexpr (std::is_integral_v<A> && !std::is_same_v<A, bool>) {
-    using U = std::make_unsigned_t<std::common_type_t<A, unsigned>>;
-    return static_cast<A>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return static_cast<A>(a + b);
-  }
-}
-template <class A>
-TL_INLINE A wrappingMul(A a, A b) {
-  if constexpr (std::is_same_v<A, bool>) {
-    return a && b;
-  } else if constexpr (std::is_integral_v<A>) {
-    using U = std::make_unsigned_t<std::common_type_t<A, unsigned>>;
-    return static_cast<A>(static_cast<U>(a) * static_cast<U>(b));
-  } else {
-    return static_cast<A>(a * b);
-  }
-}
 
 } // namespace detail
 
