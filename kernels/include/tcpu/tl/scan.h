@@ -284,7 +284,6 @@ TL_INLINE auto scanAxis(R read, C combine) {
   return out;
 }
 
-
 } // namespace detail
 
 // reduce<Axis>(x, combine), as tl.reduce(x, axis, combine_fn): combine(a, b) of two elements
