@@ -196,6 +196,23 @@ TL_INLINE void transposeTiles(const T* x, T* out) {
     }
 }
 
+// The steps of reducePartials' order on P partials. foldChunks: partial l folds x(l), x(l + P),
+// ... of the N values. foldPairwise: the pairwise steps of widths P/2, P/4, ..., Last.
+template <class Op, int N, class X, class A, int P>
+TL_INLINE void foldChunks(X x, A (&lanes)[P]) {
+  for (int l = 0; l < P; ++l)
+    lanes[l] = static_cast<A>(x(l));
+  for (int j = P; j + P <= N; j += P)
+    for (int l = 0; l < P; ++l)
+      lanes[l] = Op::combine(lanes[l], static_cast<A>(x(j + l)));
+}
+template <class Op, int Last = 1, class A, int P>
+TL_INLINE void foldPairwise(A (&lanes)[P]) {
+  for (int width = P / 2; width >= Last; width /= 2)
+    for (int l = 0; l < width; ++l)
+      lanes[l] = Op::combine(lanes[l], lanes[l + width]);
+}
+
 // Reduces the N values x(0) .. x(N - 1) in reducePartials' order.
 template <class Op, class A, int N, class X>
 TL_INLINE A reduceRow(X x) {
@@ -207,14 +224,8 @@ TL_INLINE A reduceRow(X x) {
     return acc;
   } else {
     A lanes[P];
-    for (int l = 0; l < P; ++l)
-      lanes[l] = static_cast<A>(x(l));
-    for (int j = P; j + P <= N; j += P)
-      for (int l = 0; l < P; ++l)
-        lanes[l] = Op::combine(lanes[l], static_cast<A>(x(j + l)));
-    for (int width = P / 2; width > 0; width /= 2)
-      for (int l = 0; l < width; ++l)
-        lanes[l] = Op::combine(lanes[l], lanes[l + width]);
+    foldChunks<Op, N>(x, lanes);
+    foldPairwise<Op>(lanes);
     A acc = lanes[0];
     for (int j = N - N % P; j < N; ++j)
       acc = Op::combine(acc, static_cast<A>(x(j)));
@@ -237,8 +248,9 @@ TL_INLINE A reduceRowSplit(In inside, int c0, int c1, A outside) {
     constexpr int chunks = N / P;
     const bool empty = c0 >= c1;
     // Chunks [qa, qb) hold the lanes inside; the others hold only `outside`.
+    const int lastInside = (c1 + P - 1) / P;
     const int qa = empty ? chunks : c0 / P;
-    const int qb = empty ? chunks : (c1 + P - 1) / P < chunks ? (c1 + P - 1) / P : chunks;
+    const int qb = empty ? chunks : (lastInside < chunks ? lastInside : chunks);
     const bool absorbs = Op::absorbs(outside);
     auto whole = [&](int q) { return q * P >= c0 && q * P + P <= c1; };
     A lanes[P];
@@ -255,7 +267,7 @@ TL_INLINE A reduceRowSplit(In inside, int c0, int c1, A outside) {
     if (qa > 0) {
       for (int l = 0; l < P; ++l)
         lanes[l] = outside;
-      foldOutside(absorbs ? 0 : qa - 1); // combine(outside, outside) == outside when absorbed
+      foldOutside(qa - 1);
       q = qa;
     } else if (whole(0)) {
       for (int l = 0; l < P; ++l)
@@ -272,9 +284,7 @@ TL_INLINE A reduceRowSplit(In inside, int c0, int c1, A outside) {
         lanes[l] = Op::combine(lanes[l], static_cast<A>(inside(q * P + l)));
     if (lastPart) foldPart(q++);
     if (q < chunks) foldOutside(chunks - (q > qb ? q : qb));
-    for (int width = P / 2; width > 0; width /= 2)
-      for (int l = 0; l < width; ++l)
-        lanes[l] = Op::combine(lanes[l], lanes[l + width]);
+    foldPairwise<Op>(lanes);
     A acc = lanes[0];
     for (int j = N - N % P; j < N; ++j)
       acc = Op::combine(acc, value(j));
@@ -323,14 +333,8 @@ TL_INLINE Block<A, R> reduceRowsAcross(X x) {
   alignas(64) A partials[R * T];
   forEachRow<R, C>([&](int i) TL_INLINE_LAMBDA {
     A lanes[P];
-    for (int l = 0; l < P; ++l)
-      lanes[l] = static_cast<A>(x(i, l));
-    for (int j = P; j + P <= C; j += P)
-      for (int l = 0; l < P; ++l)
-        lanes[l] = Op::combine(lanes[l], static_cast<A>(x(i, j + l)));
-    for (int width = P / 2; width >= T; width /= 2)
-      for (int l = 0; l < width; ++l)
-        lanes[l] = Op::combine(lanes[l], lanes[l + width]);
+    foldChunks<Op, C>([&](int j) TL_INLINE_LAMBDA { return x(i, j); }, lanes);
+    foldPairwise<Op, T>(lanes);
     for (int l = 0; l < T; ++l)
       partials[i * T + l] = lanes[l];
   });
