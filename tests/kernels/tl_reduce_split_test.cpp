@@ -7,11 +7,11 @@
 // and values it does not (1.5 for sum, NaN).
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "tcpu/tl/memory.h"
