@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -165,11 +166,12 @@ void kernelsLayerNormBackward(benchmark::State& state) {
 }
 
 // Z = 1, H = 4, HEAD_DIM = 64, fp16; FLOPs as the tutorial counts them:
-// 2 matmuls of 2 * N_CTX^2 * HEAD_DIM per head, halved when causal.
-void kernelsAttention(benchmark::State& state, bool causal) {
+// 2 matmuls of 2 * N_CTX^2 * HEAD_DIM per head, halved when causal. `kernel` is one of the
+// tutorial's d64 kernels, whose programs own `blockM` query rows each.
+void kernelsAttention(benchmark::State& state, const char* kernel, int blockM) {
+  const bool causal = std::string_view(kernel).find("causal") != std::string_view::npos;
   const int32_t heads = 4, n = static_cast<int32_t>(state.range(0)), d = 64;
-  tcpuFunction attn =
-      tutorialFunction("attention.bc", causal ? "attn_fwd_d64_causal" : "attn_fwd_d64");
+  tcpuFunction attn = tutorialFunction("attention.bc", kernel);
   if (!attn) return state.SkipWithError(tcpuGetLastErrorDetail());
   const size_t size = static_cast<size_t>(heads) * static_cast<size_t>(n) * d;
   // fp16 bit patterns of magnitudes in [0.125, 0.25), both signs.
@@ -181,7 +183,7 @@ void kernelsAttention(benchmark::State& state, bool causal) {
   }
   std::vector<float> m(static_cast<size_t>(heads) * static_cast<size_t>(n));
   const int32_t sh = n * d, sz = heads * sh;
-  const unsigned gridX = static_cast<unsigned>((n + 63) / 64);
+  const unsigned gridX = static_cast<unsigned>((n + blockM - 1) / blockM);
   for (auto _ : state)
     if (!succeeded(state, launch(attn, gridX, unsigned{heads}, q.data(), k.data(), v.data(), 0.5f,
                                  m.data(), out.data(), sz, sh, d, sz, sh, d, sz, sh, d, sz, sh, d,
@@ -232,14 +234,29 @@ BENCHMARK(kernelsLayerNormBackward)
     ->Arg(1024)
     ->Arg(4096)
     ->UseRealTime();
-BENCHMARK_CAPTURE(kernelsAttention, noncausal, false)
+// The tutorial's 64 x 32 blocks, and its autotuning's 128 x 64 (BLOCK_N <= HEAD_DIM, as the
+// tutorial asserts): each key block's softmax bookkeeping and its rescaling of the accumulator
+// are then spread over twice the rows and columns of products.
+BENCHMARK_CAPTURE(kernelsAttention, noncausal, "attn_fwd_d64", 64)
     ->Name("kernels/attention_fwd_d64/4x")
     ->Arg(1024)
     ->Arg(2048)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK_CAPTURE(kernelsAttention, causal, true)
+BENCHMARK_CAPTURE(kernelsAttention, causal, "attn_fwd_d64_causal", 64)
     ->Name("kernels/attention_fwd_d64_causal/4x")
+    ->Arg(1024)
+    ->Arg(2048)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(kernelsAttention, noncausal_large, "attn_fwd_d64_large", 128)
+    ->Name("kernels/attention_fwd_d64_large/4x")
+    ->Arg(1024)
+    ->Arg(2048)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(kernelsAttention, causal_large, "attn_fwd_d64_causal_large", 128)
+    ->Name("kernels/attention_fwd_d64_causal_large/4x")
     ->Arg(1024)
     ->Arg(2048)
     ->Unit(benchmark::kMillisecond)

@@ -52,27 +52,30 @@ TL_INLINE void attn_fwd_inner(AttentionState<BLOCK_M, HEAD_DIM, BLOCK_N>& s, con
     const auto rows_n = start_n + offs_n;
     const auto k_ptrs = K + (tl::col(rows_n) * int64_t{stride_kn} + tl::row(offs_d));
     const auto k = tl::load(k_ptrs, tl::col(rows_n) < N_CTX, 0.0f);
-    auto qk = tl::dot(q, tl::trans(k));
+    const auto qk = tl::dot(q, tl::trans(k));
     tl::Block<float, BLOCK_M> m_ij;
-    if (STAGE == 2 || start_n + BLOCK_N > N_CTX) {
-      auto keep = tl::row(rows_n) < N_CTX;
-      const auto mask = STAGE == 2 ? tl::eval((tl::col(offs_m) >= tl::row(rows_n)) & keep)
-                                   : tl::eval(keep & (tl::col(offs_m) >= 0));
-      qk = qk * qk_scale + tl::where(mask, 0.0f, -1.0e6f);
-      m_ij = tl::maximum(s.m_i, tl::max<1>(qk));
-      qk -= tl::col(m_ij);
-    } else {
+    // p is built where it is named (a prvalue from either branch: no copy of the block), and
+    // the scaled scores are an expression inside exp2, not a block of their own.
+    const tl::Block<float, BLOCK_M, BLOCK_N> p = [&] {
+      if (STAGE == 2 || start_n + BLOCK_N > N_CTX) {
+        auto keep = tl::row(rows_n) < N_CTX;
+        const auto mask = STAGE == 2 ? tl::eval((tl::col(offs_m) >= tl::row(rows_n)) & keep)
+                                     : tl::eval(keep & (tl::col(offs_m) >= 0));
+        const tl::Block<float, BLOCK_M, BLOCK_N> masked =
+            qk * qk_scale + tl::where(mask, 0.0f, -1.0e6f);
+        m_ij = tl::maximum(s.m_i, tl::max<1>(masked));
+        return tl::exp2(masked - tl::col(m_ij));
+      }
       m_ij = tl::maximum(s.m_i, tl::max<1>(qk) * qk_scale);
-      qk = qk * qk_scale - tl::col(m_ij);
-    }
-    const auto p = tl::exp2(qk); // a block: math functions evaluate where they are written
+      return tl::exp2(qk * qk_scale - tl::col(m_ij)); // math functions evaluate where written
+    }();
     const auto l_ij = tl::sum<1>(p);
     const auto alpha = tl::exp2(s.m_i - m_ij);
     s.l_i = s.l_i * alpha + l_ij;
     s.acc *= tl::col(alpha); // in place: `s.acc = s.acc * ...` would copy the block first
     const auto v_ptrs = V + (tl::col(rows_n) * int64_t{stride_vk} + tl::row(offs_d));
     const auto v = tl::load(v_ptrs, tl::col(rows_n) < N_CTX, 0.0f);
-    s.acc = tl::dot(p.template to<float16>(), v, s.acc);
+    tl::dot_into(s.acc, p.template to<float16>(), v);
     s.m_i = m_ij;
   }
 }
@@ -121,5 +124,9 @@ TL_KERNEL(attn_fwd_d16, attn_fwd<16, 64, 32, 1>);
 TL_KERNEL(attn_fwd_d16_causal, attn_fwd<16, 64, 32, 3>);
 TL_KERNEL(attn_fwd_d64, attn_fwd<64, 64, 32, 1>);
 TL_KERNEL(attn_fwd_d64_causal, attn_fwd<64, 64, 32, 3>);
+// One of the tutorial's autotuning configurations (BLOCK_M 128, BLOCK_N 64): per key block, the
+// softmax bookkeeping and the rescaling of acc are spread over four times the products.
+TL_KERNEL(attn_fwd_d64_large, attn_fwd<64, 128, 64, 1>);
+TL_KERNEL(attn_fwd_d64_causal_large, attn_fwd<64, 128, 64, 3>);
 TL_KERNEL(attn_fwd_d128, attn_fwd<128, 64, 32, 1>);
 TL_KERNEL(attn_fwd_d128_causal, attn_fwd<128, 64, 32, 3>);

@@ -12,6 +12,7 @@ namespace {
 struct Case {
   int Z, H, N_CTX, HEAD_DIM;
   bool causal;
+  bool large = false; // the d64 kernels with 128 x 64 blocks instead of 64 x 32
 };
 
 std::string caseName(const ::testing::TestParamInfo<Case>& info) {
@@ -19,7 +20,7 @@ std::string caseName(const ::testing::TestParamInfo<Case>& info) {
   // A stream, not string concatenation: g++-12 reports a false -Wrestrict on the latter.
   std::ostringstream name;
   name << "Z" << c.Z << "H" << c.H << "N" << c.N_CTX << "D" << c.HEAD_DIM
-       << (c.causal ? "Causal" : "");
+       << (c.causal ? "Causal" : "") << (c.large ? "Large" : "");
   return name.str();
 }
 
@@ -27,7 +28,8 @@ class Attention : public TutorialTest, public ::testing::WithParamInterface<Case
 
 TEST_P(Attention, MatchesDoubleReference) {
   const Case c = GetParam();
-  const std::string name = "attn_fwd_d" + std::to_string(c.HEAD_DIM) + (c.causal ? "_causal" : "");
+  const std::string name = "attn_fwd_d" + std::to_string(c.HEAD_DIM) + (c.causal ? "_causal" : "") +
+                           (c.large ? "_large" : "");
   tcpuFunction attn = function(load("attention.bc"), name.c_str());
   const size_t headSize = static_cast<size_t>(c.N_CTX) * static_cast<size_t>(c.HEAD_DIM);
   const size_t heads = static_cast<size_t>(c.Z) * static_cast<size_t>(c.H);
@@ -41,7 +43,8 @@ TEST_P(Attention, MatchesDoubleReference) {
   std::vector<uint16_t> out(size + 1, 0x7e00);
   std::vector<float> m(heads * static_cast<size_t>(c.N_CTX));
   const int32_t sh = c.N_CTX * c.HEAD_DIM, sz = c.H * sh, sm = c.HEAD_DIM;
-  const unsigned gridX = static_cast<unsigned>((c.N_CTX + 63) / 64);
+  const int blockM = c.large ? 128 : 64;
+  const unsigned gridX = static_cast<unsigned>((c.N_CTX + blockM - 1) / blockM);
   ASSERT_TCPU(launch(attn, gridX, static_cast<unsigned>(heads), 1, q.data(), k.data(), v.data(),
                      smScale, m.data(), out.data(), sz, sh, sm, sz, sh, sm, sz, sh, sm, sz, sh, sm,
                      c.H, c.N_CTX));
@@ -85,14 +88,17 @@ TEST_P(Attention, MatchesDoubleReference) {
 }
 
 // Sequence lengths that fill blocks, ragged ones (not multiples of BLOCK_M
-// = 64 nor BLOCK_N = 32), a single token, several batches and heads.
-INSTANTIATE_TEST_SUITE_P(Shapes, Attention,
-                         ::testing::Values(Case{1, 2, 128, 64, false}, Case{1, 2, 128, 64, true},
-                                           Case{2, 3, 100, 64, false}, Case{2, 3, 100, 64, true},
-                                           Case{1, 1, 1, 16, false}, Case{1, 1, 1, 16, true},
-                                           Case{1, 2, 77, 16, true}, Case{1, 1, 200, 128, false},
-                                           Case{1, 1, 200, 128, true}),
-                         caseName);
+// = 64 nor BLOCK_N = 32, or of 128 and 64), a single token, several batches and heads.
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, Attention,
+    ::testing::Values(Case{1, 2, 128, 64, false}, Case{1, 2, 128, 64, true},
+                      Case{2, 3, 100, 64, false}, Case{2, 3, 100, 64, true},
+                      Case{1, 1, 1, 16, false}, Case{1, 1, 1, 16, true}, Case{1, 2, 77, 16, true},
+                      Case{1, 1, 200, 128, false}, Case{1, 1, 200, 128, true},
+                      Case{1, 2, 256, 64, false, true}, Case{1, 2, 256, 64, true, true},
+                      Case{2, 3, 200, 64, false, true}, Case{2, 3, 200, 64, true, true},
+                      Case{1, 1, 1, 64, true, true}),
+    caseName);
 
 } // namespace
 } // namespace tcpu::test

@@ -174,34 +174,52 @@ Matrix reference(const Matrix& a, const Matrix& b, const Matrix* acc, Kind out, 
   return c;
 }
 
+// How the kernel calls dot (tests/kernels/kernels/tl_dot.cpp).
+enum class Form {
+  withAcc,  // out = dot(a, b, acc)
+  noAcc,    // out = dot_out<OutT>(a, b), or dot(a, b)
+  into,     // dot_into(acc, a, b); out = acc
+  intoSelf, // dot_into(acc, acc, b); out = acc: acc + acc x b (the input a is not read)
+};
+
 struct Case {
   const char* name;
   Kind in, out;
   int m, n, k;
-  bool withAcc; // dot(a, b, acc), else dot_out<OutT>(a, b)
+  Form form;
 };
 
 const std::vector<Case>& cases() {
   static const std::vector<Case> all = {
-      {"f32_16x16x16", Kind::f32, Kind::f32, 16, 16, 16, true},
-      {"f32_64x64x32", Kind::f32, Kind::f32, 64, 64, 32, true},
-      {"f32_4x8x2", Kind::f32, Kind::f32, 4, 8, 2, true},
-      {"f32_1x2x1", Kind::f32, Kind::f32, 1, 2, 1, true},
-      {"f64_16x32x16", Kind::f64, Kind::f64, 16, 32, 16, true},
-      {"f16_f32acc_32x16x64", Kind::f16, Kind::f32, 32, 16, 64, true},
-      {"f16_f16acc_32x16x64", Kind::f16, Kind::f16, 32, 16, 64, true},
-      {"f16_f16acc_2x4x8", Kind::f16, Kind::f16, 2, 4, 8, true},
-      {"bf16_f32acc_16x32x32", Kind::bf16, Kind::f32, 16, 32, 32, true},
-      {"bf16_f32acc_4x64x2", Kind::bf16, Kind::f32, 4, 64, 2, true},
-      {"bf16_f32acc_64x64x128", Kind::bf16, Kind::f32, 64, 64, 128, true},
-      {"bf16_f32acc_2x32x1", Kind::bf16, Kind::f32, 2, 32, 1, true},
-      {"i8_i32acc_16x16x64", Kind::i8, Kind::i32, 16, 16, 64, true},
-      {"i8_i32acc_8x4x2", Kind::i8, Kind::i32, 8, 4, 2, true},
-      {"out_f16_from_f16", Kind::f16, Kind::f16, 32, 32, 32, false},
-      {"out_f32_from_f16", Kind::f16, Kind::f32, 32, 32, 32, false},
-      {"out_i32_from_i8", Kind::i8, Kind::i32, 16, 16, 32, false},
-      {"out_f32_from_f32_asked_f16", Kind::f32, Kind::f32, 16, 16, 16, false},
-      {"out_f32_from_bf16", Kind::bf16, Kind::f32, 16, 16, 16, false},
+      {"f32_16x16x16", Kind::f32, Kind::f32, 16, 16, 16, Form::withAcc},
+      {"f32_64x64x32", Kind::f32, Kind::f32, 64, 64, 32, Form::withAcc},
+      {"f32_4x8x2", Kind::f32, Kind::f32, 4, 8, 2, Form::withAcc},
+      {"f32_1x2x1", Kind::f32, Kind::f32, 1, 2, 1, Form::withAcc},
+      {"f64_16x32x16", Kind::f64, Kind::f64, 16, 32, 16, Form::withAcc},
+      {"f16_f32acc_32x16x64", Kind::f16, Kind::f32, 32, 16, 64, Form::withAcc},
+      {"f16_f16acc_32x16x64", Kind::f16, Kind::f16, 32, 16, 64, Form::withAcc},
+      {"f16_f16acc_2x4x8", Kind::f16, Kind::f16, 2, 4, 8, Form::withAcc},
+      {"bf16_f32acc_16x32x32", Kind::bf16, Kind::f32, 16, 32, 32, Form::withAcc},
+      {"bf16_f32acc_4x64x2", Kind::bf16, Kind::f32, 4, 64, 2, Form::withAcc},
+      {"bf16_f32acc_64x64x128", Kind::bf16, Kind::f32, 64, 64, 128, Form::withAcc},
+      {"bf16_f32acc_2x32x1", Kind::bf16, Kind::f32, 2, 32, 1, Form::withAcc},
+      {"i8_i32acc_16x16x64", Kind::i8, Kind::i32, 16, 16, 64, Form::withAcc},
+      {"i8_i32acc_8x4x2", Kind::i8, Kind::i32, 8, 4, 2, Form::withAcc},
+      {"out_f16_from_f16", Kind::f16, Kind::f16, 32, 32, 32, Form::noAcc},
+      {"out_f32_from_f16", Kind::f16, Kind::f32, 32, 32, 32, Form::noAcc},
+      {"out_i32_from_i8", Kind::i8, Kind::i32, 16, 16, 32, Form::noAcc},
+      {"out_f32_from_f32_asked_f16", Kind::f32, Kind::f32, 16, 16, 16, Form::noAcc},
+      {"out_f32_from_bf16", Kind::bf16, Kind::f32, 16, 16, 16, Form::noAcc},
+      // dot without an accumulator starts its tiles at zero: fp32, int8, and bf16 pairs.
+      {"plain_f32_16x32x8", Kind::f32, Kind::f32, 16, 32, 8, Form::noAcc},
+      {"plain_i8_8x16x4", Kind::i8, Kind::i32, 8, 16, 4, Form::noAcc},
+      {"plain_bf16_4x64x2", Kind::bf16, Kind::f32, 4, 64, 2, Form::noAcc},
+      // dot_into: in place, the same values as dot(a, b, acc).
+      {"into_f32_64x64x32", Kind::f32, Kind::f32, 64, 64, 32, Form::into},
+      {"into_f16_32x16x64", Kind::f16, Kind::f32, 32, 16, 64, Form::into},
+      {"into_bf16_4x64x2", Kind::bf16, Kind::f32, 4, 64, 2, Form::into},
+      {"into_i8_8x4x2", Kind::i8, Kind::i32, 8, 4, 2, Form::into},
+      {"into_self_f32_16x64x64", Kind::f32, Kind::f32, 16, 64, 64, Form::intoSelf},
   };
   return all;
 }
@@ -220,27 +238,30 @@ protected:
     return cached;
   }
   void check(const Case& c, bool contract, uint32_t seed) {
-    const Matrix a = randomMatrix(c.in, c.m, c.k, seed);
-    const Matrix b = randomMatrix(c.in, c.k, c.n, seed + 1);
     Matrix acc = randomMatrix(c.out, c.m, c.n, seed + 2);
+    // dot_into(acc, acc, b) multiplies acc itself.
+    const Matrix a = c.form == Form::intoSelf ? acc : randomMatrix(c.in, c.m, c.k, seed);
+    const Matrix b = randomMatrix(c.in, c.k, c.n, seed + 1);
     Matrix out(c.out, c.m, c.n);
     Matrix ca = a, cb = b;
     const tcpuFunction f = function(module(contract), c.name);
     const tcpuResult result =
-        c.withAcc ? launch(f, 1, 1, 1, ca.pointer(), cb.pointer(), acc.pointer(), out.pointer())
-                  : launch(f, 1, 1, 1, ca.pointer(), cb.pointer(), out.pointer());
+        c.form == Form::noAcc
+            ? launch(f, 1, 1, 1, ca.pointer(), cb.pointer(), out.pointer())
+            : launch(f, 1, 1, 1, ca.pointer(), cb.pointer(), acc.pointer(), out.pointer());
     ASSERT_TCPU(result);
+    const bool withAcc = c.form != Form::noAcc;
     // The kernels fuse where their target has FMA and contraction is on. Products of fp16, bf16
     // and int8 are exact, so fusing does not change them.
     const bool fused = contract && test::compileTargetHasFma();
     const Matrix want =
-        reference(a, b, c.withAcc ? &acc : nullptr, c.out, fused, takesBf16Pairs(c.in, c.n, c.k));
+        reference(a, b, withAcc ? &acc : nullptr, c.out, fused, takesBf16Pairs(c.in, c.n, c.k));
     // On AMX: each element within the bound of any order of fp32 sums of exact products,
     // k * 2^-24 * (|acc| + sum |a b|) (one rounding per add), of the fp64 sum.
     const bool bounded = takesAmx(c.in, c.m, c.n, c.k);
     const auto agrees = [&](int i, int j) {
       if (!bounded) return out.get(i, j) == want.get(i, j);
-      double exact = c.withAcc ? acc.get(i, j) : 0.0, magnitude = std::fabs(exact);
+      double exact = withAcc ? acc.get(i, j) : 0.0, magnitude = std::fabs(exact);
       for (int p = 0; p < c.k; ++p) {
         exact += a.get(i, p) * b.get(p, j);
         magnitude += std::fabs(a.get(i, p) * b.get(p, j));

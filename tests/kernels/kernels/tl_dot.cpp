@@ -60,3 +60,32 @@ TL_KERNEL(out_f32_from_f16, dot_out<tl::float16, float, float, 32, 32, 32>);
 TL_KERNEL(out_i32_from_i8, dot_out<int8_t, float, int32_t, 16, 16, 32>);
 TL_KERNEL(out_f32_from_f32_asked_f16, dot_out<float, tl::float16, float, 16, 16, 16>);
 TL_KERNEL(out_f32_from_bf16, dot_out<tl::bfloat16, float, float, 16, 16, 16>);
+
+// out = dot(a, b): the tiles start at zero, with no block of zeros.
+template <class In, int M, int N, int K>
+struct dot_plain : tl::program {
+  void operator()(const In* a, const In* b, tl::detail::dot_acc_t<In>* out) const {
+    storeTile<M, N>(out, tl::dot(tile<M, K>(a), tile<K, N>(b)));
+  }
+};
+TL_KERNEL(plain_f32_16x32x8, dot_plain<float, 16, 32, 8>);
+TL_KERNEL(plain_i8_8x16x4, dot_plain<int8_t, 8, 16, 4>);
+TL_KERNEL(plain_bf16_4x64x2, dot_plain<tl::bfloat16, 4, 64, 2>);
+
+// dot_into(acc, a, b) in place; with Self, dot_into(acc, acc, b) (a is not read).
+template <class In, class Acc, int M, int N, int K, bool Self = false>
+struct dot_into : tl::program {
+  void operator()(const In* a, const In* b, const Acc* acc, Acc* out) const {
+    tl::Block<Acc, M, N> c = tile<M, N>(acc);
+    if constexpr (Self)
+      tl::dot_into(c, c, tile<K, N>(b));
+    else
+      tl::dot_into(c, tile<M, K>(a), tile<K, N>(b));
+    storeTile<M, N>(out, c);
+  }
+};
+TL_KERNEL(into_f32_64x64x32, dot_into<float, float, 64, 64, 32>);
+TL_KERNEL(into_f16_32x16x64, dot_into<tl::float16, float, 32, 16, 64>);
+TL_KERNEL(into_bf16_4x64x2, dot_into<tl::bfloat16, float, 4, 64, 2>);
+TL_KERNEL(into_i8_8x4x2, dot_into<int8_t, int32_t, 8, 4, 2>);
+TL_KERNEL(into_self_f32_16x64x64, dot_into<float, float, 16, 64, 64, true>);
