@@ -52,3 +52,56 @@ def test_pointers_advanced_in_loops_stay_structured() -> None:
     assert torch.allclose(out, x.sum(dim=1), rtol=1e-5)
     assert "tl::carried(" in kernel.asm["source"]  # the Ptr is carried, not a Block<float*>
     assert "tl::Block<const float*" not in kernel.asm["source"]
+
+
+@triton.jit
+def rescaled_products(a_ptr, b_ptr, out_ptr, steps, scale, N: tl.constexpr):
+    r = tl.arange(0, N)
+    a = tl.load(a_ptr + r[:, None] * N + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * N + r[None, :])
+    acc = tl.zeros((N, N), dtype=tl.float32)
+    for _ in range(steps):
+        acc = acc * scale  # the attention tutorial's rescaling, then its product
+        acc = tl.dot(a, b, acc)
+    tl.store(out_ptr + r[:, None] * N + r[None, :], acc)
+
+
+@triton.jit
+def self_products(a_ptr, b_ptr, out_ptr, steps, N: tl.constexpr):
+    r = tl.arange(0, N)
+    acc = tl.load(a_ptr + r[:, None] * N + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * N + r[None, :])
+    for _ in range(steps):
+        acc = tl.dot(acc, b, acc)  # the product reads the accumulator it writes
+    tl.store(out_ptr + r[:, None] * N + r[None, :], acc)
+
+
+def test_accumulating_dot_written_back_is_in_place() -> None:
+    # `acc = tl.dot(a, b, acc)` as a loop's last assignment is computed in acc itself
+    # (tl::dot_into), with the rescaled accumulator evaluated into acc first, not copied.
+    g = torch.Generator().manual_seed(7)
+    a, b = torch.rand(64, 64, generator=g) - 0.5, torch.rand(64, 64, generator=g) - 0.5
+    out = torch.empty(64, 64)
+    kernel = rescaled_products[(1,)](a, b, out, 3, 0.5, N=64)
+    want = torch.zeros(64, 64, dtype=torch.float64)
+    for _ in range(3):
+        want = want * 0.5 + a.double() @ b.double()
+    assert torch.allclose(out.double(), want, rtol=1e-5, atol=1e-5)
+    source = kernel.asm["source"]
+    assert "tl::dot_into(acc_" in source
+    assert "std::as_const(acc_" in source  # acc * scale read in place
+
+
+def test_dot_reading_its_accumulator_is_not_in_place() -> None:
+    # With a = acc, writing acc before the product has read all of a would change it: the
+    # product goes through its own block. 64 columns are two of dot's column tiles, so an
+    # in-place product would read rows already overwritten.
+    g = torch.Generator().manual_seed(8)
+    a, b = torch.rand(64, 64, generator=g) - 0.5, (torch.rand(64, 64, generator=g) - 0.5) / 16
+    out = torch.empty(64, 64)
+    kernel = self_products[(1,)](a, b, out, 3, N=64)
+    want = a.double()
+    for _ in range(3):
+        want = want + want @ b.double()
+    assert torch.allclose(out.double(), want, rtol=1e-5, atol=1e-6)
+    assert "tl::dot_into" not in kernel.asm["source"]

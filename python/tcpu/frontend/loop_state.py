@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from .emitter import Emitter
 from .ops.descriptors import TensorDescriptor
+from .ops.dot_ops import Accumulating
 from .ops.memory import BlockPointer
 from .values import Value, unwrap
 
@@ -38,6 +39,29 @@ def read_in_place(expr: str, var: str) -> str:
     writing (i, j) (the shapes are equal: the carry keeps its shape), so reading it in place
     gives the same values."""
     return re.sub(_identifier(var), f"std::as_const({var})", expr)
+
+
+def dot_in_place(emit: Emitter, v: Value, var: str) -> list[str] | None:
+    """The statements that write `v` to the carried variable `var` in place where `v` is a
+    `tl.dot(a, b, acc)` written on the line just before (and used nowhere else): acc into var
+    (nothing where acc is var), then tl::dot_into(var, a, b), which saves the block that
+    `var = tl::dot(a, b, acc)` builds and then copies (the product is the same, bit for bit).
+    Its line is taken back. None (and nothing taken back) where a or b reads var, which the
+    first statement may overwrite before they are read."""
+    payload = emit.payload(v.expr)
+    if not isinstance(payload, Accumulating) or \
+            _mentions(payload.a.expr, var) or _mentions(payload.b.expr, var):
+        return None
+    if emit.retract_last(v.expr) is None:
+        return None
+    # An accumulator computed just for this product (`acc = acc * alpha[:, None]` before it)
+    # is evaluated into var in place, rather than into a block of its own that holds a copy of
+    # var (tl's lazy expressions copy the mutable blocks they read).
+    acc = payload.acc.expr
+    if acc.isidentifier():
+        acc = emit.take_binding(acc) or acc
+    first = [] if acc == var else [f"{var} = {read_in_place(acc, var)};"]
+    return first + [f"tl::dot_into({var}, {payload.a.expr}, {payload.b.expr});"]
 
 
 def carry_leaves(emit: Emitter, name: str, v: Any, storage_type: Callable[[Value], str]) -> Any:

@@ -23,8 +23,8 @@ from . import cpp
 from .emitter import Emitter
 from .errors import CompilationError, UnsupportedError
 from .foreign import to_tcpu
-from .loop_state import (assign_in_parallel, carry_leaves, leaf_writes, read_in_place,
-                         snapshot_aliases)
+from .loop_state import (assign_in_parallel, carry_leaves, dot_in_place, leaf_writes,
+                         read_in_place, snapshot_aliases)
 from .ops import OPS, load_all
 from .ops.arith import COMPARISONS, binary, convert, fold_any, unary
 from .ops.context import OpContext
@@ -348,8 +348,11 @@ class Lowerer:
         if isinstance(v, (Value, BlockPointer)) and carry is not None and \
                 carry.direct_stmt is node:
             self._check_carry(carry, v, node)
+            writes = (dot_in_place(self.emit, v, carry.var) if isinstance(v, Value) else None) \
+                or [f"{carry.var} = {read_in_place(v.expr, carry.var)};"]
             snapshot_aliases(self.emit, self.frame.scope, carry.var, name)
-            self.emit.line(f"{carry.var} = {read_in_place(v.expr, carry.var)};")
+            for text in writes:
+                self.emit.line(text)
             self.frame.scope[name] = carry.value
             return
         if isinstance(v, Value) and not v.expr.isidentifier():

@@ -11,6 +11,7 @@ Tutorial 08's check (fp16 outputs within 1e-2 of torch.matmul) depends on it: su
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from ...triton.language import core as tl
@@ -21,6 +22,16 @@ from .arith import convert
 from .context import OpContext
 
 _PRECISIONS = {None, "tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Accumulating:
+    """What a rank-2 `tl.dot(a, b, acc)` of the natural accumulator type keeps with its line:
+    written straight back to a loop-carried variable (`acc = tl.dot(a, b, acc)`), it becomes
+    tl::dot_into on that variable (loop_state.dot_in_place)."""
+    a: Value
+    b: Value
+    acc: Value
 
 
 def _call(a: Value, b: Value, acc: Value | None = None) -> str:
@@ -76,6 +87,9 @@ def dot(cx: OpContext, input: Any, other: Any, acc: Any = None, input_precision:
         raise cx.error(f"dot: acc has shape {list(c.shape)}, the product {list(shape)}")
     # The product accumulates in the natural type, then takes the accumulator's dtype.
     c_nat = convert(c, natural)
+    if c.dtype == natural and len(shape) == 2:
+        name = cx.emit.bind_retractable("dot", _call(a, b, c_nat), Accumulating(a, b, c_nat))
+        return Value(name, natural, shape)
     r = cx.bind("dot", _call(a, b, c_nat), natural, shape)
     return convert(r, c.dtype) if c.dtype != natural else r
 
@@ -85,7 +99,7 @@ def fuse_add(cx: OpContext, product: Value, addend: Any) -> Value | None:
     accumulator used nowhere else (the caller knows: it is a call's result, an operand of this
     `+` only) and the sum keeps the product's dtype and shape; None otherwise."""
     addend = unwrap(addend)
-    if not cx.emit.is_retractable(product.expr):
+    if not isinstance(cx.emit.payload(product.expr), tuple):
         return None  # not a dot without an accumulator
     if not isinstance(addend, Value) or addend.shape != product.shape or addend.dtype.is_ptr():
         return None
