@@ -56,7 +56,7 @@ struct matmul_kernel : tl::program {
         else
           return tl::load(b_ptrs, k_rows & b_cols, 0.0f);
       }();
-      accumulator = tl::dot(a, b, accumulator);
+      tl::dot_into(accumulator, a, b); // accumulator = tl.dot(a, b, accumulator), in place
       a_ptrs += BLOCK_SIZE_K * stride_ak;
       b_ptrs += BLOCK_SIZE_K * stride_bk;
     }
