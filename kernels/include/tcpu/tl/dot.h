@@ -15,6 +15,7 @@
 
 #include "tcpu/tl/core.h"
 #include "tcpu/tl/dot_bf16.h"
+#include "tcpu/tl/memory.h"
 
 namespace tcpu::tl {
 
@@ -54,7 +55,7 @@ constexpr int kRowsPerTile = N % Cols == 0 ? kTileRows : (M % 4 == 0 ? 4 : 1);
 // product without an accumulator: the tile then starts at zero, and no block of zeros is filled
 // and read (with inlining the test folds away).
 template <class A, int R, int K, int N, int C>
-TL_INLINE void dotTile(const A* a, const A* b, const A* acc, A* c, int i0, int j0) {
+TL_INLINE void dotTile(const A* const* a, const A* b, const A* acc, A* c, int i0, int j0) {
   A tile[R][C];
   for (int r = 0; r < R; ++r)
     for (int s = 0; s < C; ++s)
@@ -62,7 +63,7 @@ TL_INLINE void dotTile(const A* a, const A* b, const A* acc, A* c, int i0, int j
   for (int k = 0; k < K; ++k) {
     const A* brow = b + k * N + j0;
     for (int r = 0; r < R; ++r) {
-      const A av = a[(i0 + r) * K + k];
+      const A av = a[i0 + r][k];
       for (int s = 0; s < C; ++s)
         tile[r][s] += av * brow[s];
     }
@@ -75,7 +76,7 @@ TL_INLINE void dotTile(const A* a, const A* b, const A* acc, A* c, int i0, int j
 // c = acc + a x b over tiles of R x C (each tile reads acc and writes c once): the rows in whole
 // tiles of R, then the M % R rows left in tiles of their own height.
 template <class A, int M, int K, int N, int Cols>
-TL_INLINE void dotTiles(const A* a, const A* b, const A* acc, A* c) {
+TL_INLINE void dotTiles(const A* const* a, const A* b, const A* acc, A* c) {
   constexpr int R = kRowsPerTile<M, N, Cols>;
   constexpr int C = kColsPerTile<N, Cols>;
   constexpr int whole = M / R * R;
@@ -105,6 +106,11 @@ TL_INLINE decltype(auto) widened(const X& x) {
 } // namespace detail
 
 namespace detail {
+template <class A, class X>
+constexpr bool kReadsRowsInPlace = false;
+template <class A, int D0, int D1, int M0, int M1>
+constexpr bool kReadsRowsInPlace<A, LoadView<const A, D0, D1, M0, M1>> = true;
+
 // c = acc + a x b (c = a x b where acc is null) for operands a [M, K], b [K, N] of any input
 // type In and blocks acc, c [M, N] of its accumulation type A; acc may be c.
 template <class A, class X, class Y>
@@ -134,13 +140,32 @@ TL_INLINE void dotProduct(const X& a, const Y& b, const A* acc, A* c) {
     }
   }
 #endif
-  const auto& wa = widened<A>(a);
   const auto& wb = widened<A>(b);
-  // The choice folds away: codegen makes the width a constant.
-  if (platform::targetVectorBits() >= 512 && N % kWideTileCols == 0)
-    dotTiles<A, M, K, N, kWideTileCols>(wa.v, wb.v, acc, c);
-  else
-    dotTiles<A, M, K, N, kTileCols>(wa.v, wb.v, acc, c);
+  const auto tiles = [&](const A* const* rowsOfA) TL_INLINE_LAMBDA {
+    // The choice folds away: codegen makes the width a constant.
+    if (platform::targetVectorBits() >= 512 && N % kWideTileCols == 0)
+      dotTiles<A, M, K, N, kWideTileCols>(rowsOfA, wb.v, acc, c);
+    else
+      dotTiles<A, M, K, N, kTileCols>(rowsOfA, wb.v, acc, c);
+  };
+  const A* rowsOfA[M];
+  if constexpr (kReadsRowsInPlace<A, X>) {
+    // A load of whole rows of A elements, every lane on: the tiles read its rows where they are
+    // (A is only broadcast, one element at a time, walking each row), instead of a copy of the
+    // block made on every call. B is still copied: its rows are read as vectors, one row per
+    // k, and rows a power of two apart in memory would share a few cache sets. In the matmul
+    // tutorial at n = 2048 on a 2-core Zen 4: 0.73 -> 0.83 of oneDNN's sgemm.
+    if (a.contiguous) {
+      for (int i = 0; i < M; ++i)
+        rowsOfA[i] = a.p.base + a.p.row[i];
+      tiles(rowsOfA);
+      return;
+    }
+  }
+  const auto& wa = widened<A>(a);
+  for (int i = 0; i < M; ++i)
+    rowsOfA[i] = wa.v + i * K;
+  tiles(rowsOfA);
 }
 
 template <class X, class Y>
