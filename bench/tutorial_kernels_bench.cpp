@@ -237,30 +237,21 @@ BENCHMARK(kernelsLayerNormBackward)
 // The tutorial's 64 x 32 blocks, and its autotuning's 128 x 64 (BLOCK_N <= HEAD_DIM, as the
 // tutorial asserts): each key block's softmax bookkeeping and its rescaling of the accumulator
 // are then spread over twice the rows and columns of products.
+void attentionSizes(benchmark::internal::Benchmark* b) {
+  b->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+}
 BENCHMARK_CAPTURE(kernelsAttention, noncausal, "attn_fwd_d64", 64)
     ->Name("kernels/attention_fwd_d64/4x")
-    ->Arg(1024)
-    ->Arg(2048)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(attentionSizes);
 BENCHMARK_CAPTURE(kernelsAttention, causal, "attn_fwd_d64_causal", 64)
     ->Name("kernels/attention_fwd_d64_causal/4x")
-    ->Arg(1024)
-    ->Arg(2048)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(attentionSizes);
 BENCHMARK_CAPTURE(kernelsAttention, noncausal_large, "attn_fwd_d64_large", 128)
     ->Name("kernels/attention_fwd_d64_large/4x")
-    ->Arg(1024)
-    ->Arg(2048)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(attentionSizes);
 BENCHMARK_CAPTURE(kernelsAttention, causal_large, "attn_fwd_d64_causal_large", 128)
     ->Name("kernels/attention_fwd_d64_causal_large/4x")
-    ->Arg(1024)
-    ->Arg(2048)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+    ->Apply(attentionSizes);
 
 } // namespace
 } // namespace tcpu::bench
