@@ -60,6 +60,7 @@ INSTANTIATE_TEST_SUITE_P(Grids, GridCoverage,
                                                               Schedule{TCPU_SCHEDULE_STATIC, 7},
                                                               Schedule{TCPU_SCHEDULE_DYNAMIC, 0},
                                                               Schedule{TCPU_SCHEDULE_DYNAMIC, 64},
+                                                              Schedule{TCPU_SCHEDULE_GUIDED, 0},
                                                               Schedule{TCPU_SCHEDULE_GUIDED, 16})),
                          describe);
 
