@@ -18,7 +18,7 @@ protected:
   }
   void TearDown() override {
     EXPECT_TCPU(tcpuSetNumThreads(0));
-    EXPECT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_STATIC, 0));
+    EXPECT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_GUIDED, 0)); // the default
     CodegenTest::TearDown();
   }
   // Loads wild_store.ll and launches it over 8 programs; program 3 faults.

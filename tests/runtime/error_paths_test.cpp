@@ -241,7 +241,7 @@ TEST_F(ErrorPaths, UnknownScheduleAndThreadCounts) {
   tcpuSchedule schedule;
   unsigned chunk;
   ASSERT_TCPU(tcpuGetSchedule(&schedule, &chunk));
-  EXPECT_EQ(schedule, TCPU_SCHEDULE_STATIC); // the rejected value changed nothing
+  EXPECT_EQ(schedule, TCPU_SCHEDULE_GUIDED); // the default: the rejected value changed nothing
 }
 
 TEST_F(ErrorPaths, MalformedEnvironmentIsReportedByInit) {

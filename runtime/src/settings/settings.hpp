@@ -12,9 +12,15 @@
 
 namespace tcpu::detail {
 
+// The default schedule: guided (grid_runner.cpp). On the GPU host's 16-vCPU Xeon it ran the
+// matmul tutorial 1.2-1.7x faster than static shares at 8 and 16 threads (a held-up vCPU delays
+// a launch by one small range, not by a whole share); on 2 vCPUs it was within noise of static
+// but for 1024 small programs of vector add (bench/RESULTS.md, 2026-11-28).
+constexpr tcpuSchedule kDefaultSchedule = TCPU_SCHEDULE_GUIDED;
+
 struct LaunchSettings {
   int numThreads = 1;
-  tcpuSchedule schedule = TCPU_SCHEDULE_STATIC;
+  tcpuSchedule schedule = kDefaultSchedule;
   uint32_t chunk = 0;
 };
 
@@ -51,7 +57,7 @@ private:
 
   std::atomic<int> defaultThreads_{1};
   std::atomic<int> explicitThreads_{0}; // set by tcpuSetNumThreads; 0 = use the default
-  std::atomic<uint64_t> schedule_{packSchedule(TCPU_SCHEDULE_STATIC, 0)};
+  std::atomic<uint64_t> schedule_{packSchedule(kDefaultSchedule, 0)};
   std::atomic<bool> explicitSchedule_{
       false}; // set by tcpuSetSchedule: the environment no longer applies
   std::atomic<bool> guardAllocations_{false};
