@@ -41,8 +41,9 @@ class Emitter:
     def take_binding(self, name: str) -> str | None:
         """The expression `name` was bound to, its line removed, where nothing uses the name
         and nothing written since its line can have changed what the expression reads: every
-        later line only binds a const name to a value (no atomic), or is a #line. So the expression may be evaluated
-        here instead, in place of the name. None (the line kept) otherwise."""
+        later line only binds a const name to a value (no atomic), or is a #line. So the
+        expression may be evaluated here instead, in place of the name. None (the line kept)
+        otherwise."""
         entry = self._bound.get(name)
         if entry is None or entry[0] is not self.lines or entry[1] not in self.lines:
             return None
@@ -63,9 +64,6 @@ class Emitter:
         name = self.bind(hint, expr)
         self._retractable[name] = (self.lines, self.lines[-1], payload)
         return name
-
-    def is_retractable(self, name: str) -> bool:
-        return name in self._retractable
 
     def payload(self, name: str) -> Any:
         """What `bind_retractable` kept with `name`; None where it is not retractable."""

@@ -13,9 +13,10 @@
 namespace tcpu::detail {
 
 // The default schedule: guided (grid_runner.cpp). On the GPU host's 16-vCPU Xeon it ran the
-// matmul tutorial 1.2-1.7x faster than static shares at 8 and 16 threads (a held-up vCPU delays
-// a launch by one small range, not by a whole share); on 2 vCPUs it was within noise of static
-// but for 1024 small programs of vector add (bench/RESULTS.md, 2026-11-28).
+// fp32 matmul tutorial at n = 1024 and 2048 a median 1.27x faster than static shares at 8 and 16
+// threads (1.03-1.88x per round): a held-up vCPU delays a launch by one small range, not by a
+// whole share. On 2 vCPUs it was within noise of static but for 1024 small programs of vector
+// add (bench/RESULTS.md, 2026-11-28).
 constexpr tcpuSchedule kDefaultSchedule = TCPU_SCHEDULE_GUIDED;
 
 struct LaunchSettings {
