@@ -82,8 +82,10 @@ TEST_F(GridLaunch, OneThreadRunsProgramsInXFastestOrder) {
 }
 
 TEST_F(GridLaunch, StaticChunksAreContiguousRanges) {
-  // With two threads and static shares, each thread runs one contiguous half in order.
+  // With two threads and static shares, each thread runs one contiguous half in order. Static is
+  // set here: the default (guided) deals ranges that interleave.
   ASSERT_TCPU(tcpuSetNumThreads(2));
+  ASSERT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_STATIC, 0));
   const Grid grid{1000, 1, 1};
   std::vector<uint64_t> order(grid.programs());
   uint64_t cursor = 0;
