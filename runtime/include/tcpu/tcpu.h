@@ -144,7 +144,8 @@ TCPU_API tcpuResult tcpuCtxSynchronize(void);
 
 typedef enum tcpuSchedule {
   TCPU_SCHEDULE_STATIC = 0,  /* contiguous equal ranges (chunk 0), or round-robin chunks */
-  TCPU_SCHEDULE_DYNAMIC = 1, /* workers take `chunk` programs at a time (chunk 0 means 1) */
+  TCPU_SCHEDULE_DYNAMIC = 1, /* workers take runs of `chunk` programs in launch order, each one
+                                entry call (chunk 0 means 1) */
   TCPU_SCHEDULE_GUIDED = 2,  /* shrinking ranges, at least `chunk` programs (0 means 1); the
                                 default, with chunk 0 */
   TCPU_SCHEDULE_MAX_ENUM = 0x7fffffff

@@ -60,19 +60,6 @@ Status scratchFailure(const GridLaunch& launch) {
                        " of scratch for a worker thread"));
 }
 
-omp_sched_t toOpenMP(tcpuSchedule schedule) {
-  switch (schedule) {
-  case TCPU_SCHEDULE_DYNAMIC:
-    return omp_sched_dynamic;
-  case TCPU_SCHEDULE_GUIDED:
-    return omp_sched_guided;
-  case TCPU_SCHEDULE_STATIC:
-  case TCPU_SCHEDULE_MAX_ENUM:
-    break;
-  }
-  return omp_sched_static;
-}
-
 } // namespace
 
 Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
@@ -103,23 +90,24 @@ Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
     return failed.load() ? scratchFailure(launch) : failures.status();
   }
 
-  if (settings.schedule == TCPU_SCHEDULE_GUIDED) {
-    // Guided self-scheduling over ranges: each worker takes half its share of the programs
-    // left (at least `chunk`) and runs them as one entry call, until none are left. So the
-    // ranges shrink towards the end and a worker that was held up (a descheduled vCPU) delays
-    // the launch by one small range, not by a whole static share; and a launch costs about
-    // 2 * threads * log(programs) entry calls, where OpenMP's own guided loop over parts of one
-    // program made an entry call per program (6 ms instead of 2 us for a million empty ones).
+  if (settings.schedule == TCPU_SCHEDULE_GUIDED || settings.schedule == TCPU_SCHEDULE_DYNAMIC) {
+    // Self-scheduling over ranges, each run as one entry call: a worker takes `chunk` programs
+    // (dynamic), or half its share of the programs left, at least `chunk` (guided), until none
+    // are left. A worker that was held up (a descheduled vCPU) delays the launch by one range,
+    // not by a whole static share. OpenMP's own loops over parts of `chunk` programs cost far
+    // more per part than this counter: its guided loop over one-program parts took 6 ms for a
+    // million empty programs, against 2.5 us here.
     const uint64_t least = std::max<uint64_t>(settings.chunk, 1);
-    const uint64_t divisor = 2 * static_cast<uint64_t>(threads);
+    const uint64_t divisor =
+        settings.schedule == TCPU_SCHEDULE_GUIDED ? 2 * static_cast<uint64_t>(threads) : 0;
     std::atomic<uint64_t> next{0};
 #pragma omp parallel num_threads(threads)
     {
       uint64_t begin = next.load(std::memory_order_relaxed);
       while (begin < programs) {
         const uint64_t left = programs - begin;
-        const uint64_t take = std::min(left, std::max(least, left / divisor));
-        // On failure begin becomes the counter's value, and the share is worked out again.
+        const uint64_t take = std::min(left, divisor ? std::max(least, left / divisor) : least);
+        // On failure begin becomes the counter's value, and the range is worked out again.
         if (!next.compare_exchange_weak(begin, begin + take, std::memory_order_relaxed)) continue;
         if (!runRange(launch, begin, begin + take, failures))
           failed.store(true, std::memory_order_relaxed);
@@ -129,24 +117,16 @@ Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
     return failed.load() ? scratchFailure(launch) : failures.status();
   }
 
-  // Otherwise the grid is cut into parts of `chunk` programs (an entry call
-  // each) that OpenMP deals out by the schedule.
-  const uint64_t chunk = std::max<uint64_t>(settings.chunk, 1);
+  // Static with a chunk: parts of `chunk` programs (an entry call each), dealt round-robin.
+  const uint64_t chunk = settings.chunk;
   const uint64_t parts = (programs - 1) / chunk + 1;
-  // schedule(runtime) reads the calling thread's OpenMP setting: set it for
-  // this region and put the caller's back afterwards.
-  omp_sched_t callerKind;
-  int callerChunk = 0;
-  omp_get_schedule(&callerKind, &callerChunk);
-  omp_set_schedule(toOpenMP(settings.schedule), 1);
-#pragma omp parallel for num_threads(threads) schedule(runtime)
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
   for (uint64_t part = 0; part < parts; ++part) {
     const uint64_t begin = part * chunk;
     // min() on the remaining count: begin + chunk may wrap near 2^64.
     if (!runRange(launch, begin, begin + std::min(chunk, programs - begin), failures))
       failed.store(true, std::memory_order_relaxed);
   }
-  omp_set_schedule(callerKind, callerChunk);
   return failed.load() ? scratchFailure(launch) : failures.status();
 }
 
