@@ -1,8 +1,9 @@
 // The tutorial matmul (fp32, n x n: matmul_f32, matmul_f32_large, matmul_f32_wrap; bf16 inputs
-// with fp32 output: matmul_bf16, checked against an fp64 product) and softmax (4096 x 1024, one row
-// per program), compiled ahead of time for a named CPU, timed on a machine without LLVM:
-// scripts/gpu/bundle-aot-bench.sh builds it, bench/aot/torch_baseline.py times PyTorch's CPU matmul
-// and softmax beside it. Each figure is the median of R launches (default 21) after one warm-up.
+// with fp32 output: matmul_bf16, checked against an fp64 product), softmax (4096 x 1024, one row
+// per program) and layer norm backward (4096 x 1024, dX and the dW/dB reduction), compiled ahead
+// of time for a named CPU, timed on a machine without LLVM: scripts/gpu/bundle-aot-bench.sh builds
+// it, bench/aot/torch_baseline.py times PyTorch's CPU matmul and softmax beside it. Each figure is
+// the median of R launches (default 21) after one warm-up.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,6 +17,8 @@
 #include "../bf16_bits.hpp"
 
 extern "C" {
+#include "layer_norm_dwdb_kernels.h"
+#include "layer_norm_dx_kernels.h"
 #include "matmul_bf16_kernels.h"
 #include "matmul_kernels.h"
 #include "softmax_kernels.h"
@@ -117,5 +120,28 @@ int main(int argc, char** argv) {
     return softmax_default(nullptr, out.data(), in.data(), cols, cols, rows, cols);
   });
   std::printf("softmax 4096x1024: %.3f ms, %.1f GB/s\n", ms, 2.0 * rows * cols * 4 / ms / 1e6);
+  // Layer norm backward, bytes as the tutorial counts them (X, dY read and dX written once):
+  // the GROUP_SIZE_M = 128 partial rows and their locks are zeroed before each launch.
+  const int group = 128;
+  std::vector<float> dy(in.size(), 0.01f), dx(in.size()), w(cols, 0.5f), mean(rows, 0.4f),
+      rstd(rows, 1.7f), partialDw(static_cast<size_t>(group) * cols), partialDb(partialDw.size()),
+      dw(cols), db(cols);
+  std::vector<int32_t> locks(2 * group);
+  const double backwardMs = medianMilliseconds(5 * repetitions, [&] {
+    std::fill(locks.begin(), locks.end(), 0);
+    const tcpuResult dxResult = layer_norm_dx_default(
+        nullptr, dx.data(), dy.data(), partialDw.data(), partialDb.data(), in.data(), w.data(),
+        mean.data(), rstd.data(), locks.data(), cols, cols);
+    if (dxResult != TCPU_SUCCESS) return dxResult;
+    return layer_norm_dwdb_default(nullptr, partialDw.data(), partialDb.data(), dw.data(),
+                                   db.data(), group, cols);
+  });
+  // dB sums dY over the rows: 4096 x 0.01.
+  if (std::fabs(db[0] - rows * 0.01f) > 1e-2f) {
+    std::fprintf(stderr, "layer norm backward: dB[0] = %g, not %g\n", db[0], rows * 0.01);
+    return 1;
+  }
+  std::printf("layer_norm_bwd 4096x1024: %.3f ms, %.1f GB/s\n", backwardMs,
+              3.0 * rows * cols * 4 / backwardMs / 1e6);
   return 0;
 }

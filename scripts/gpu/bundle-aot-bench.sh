@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds bench/aot/aot_bench (the tutorial matmul in three fp32 instantiations and one bf16, and
-# softmax, compiled ahead of time for the CPU named, with the libraries it loads: tcpu's runtime,
+# Builds bench/aot/aot_bench (the tutorial matmul in three fp32 instantiations and one bf16,
+# softmax and layer norm backward, compiled ahead of time for the CPU named, with the libraries it loads: tcpu's runtime,
 # SLEEF, OpenMP) into .gpurun-a/, to time tcpu's code on a machine that has no LLVM 19 (the lent GPU host's
 # CPU), beside PyTorch:
 #
@@ -32,14 +32,27 @@ trap 'rm -rf "$stage"' EXIT
   "$tcpu" compile "$here/kernels/tutorials/matmul.cpp" --kernel-name matmul_bf16_f32out \
     --out-name matmul_bf16 --signature "${signature/\*fp32:16, \*fp32:16/*bf16:16, *bf16:16}" \
     --grid '((M+127)/128)*((N+127)/128),1,1' --target "$cpu" >/dev/null
+  # Layer norm backward, 4096 rows of 1024 columns: dX with the locked partial dW/dB rows, then
+  # their reduction (as kernels/layer_norm_bwd in tcpu_bench).
+  "$tcpu" compile "$here/kernels/tutorials/layer_norm.cpp" --kernel-name layer_norm_bwd_dx_f32_1024 \
+    --out-name layer_norm_dx --target "$cpu" --grid '4096,1,1' --signature \
+    '*fp32:16, *fp32:16, *fp32:16, *fp32:16, *fp32:16, *fp32:16, *fp32:16, *fp32:16, *i32:16, i32, i32' \
+    >/dev/null
+  "$tcpu" compile "$here/kernels/tutorials/layer_norm.cpp" --kernel-name layer_norm_bwd_dwdb_f32 \
+    --out-name layer_norm_dwdb --target "$cpu" --grid '(N+127)/128,1,1' \
+    --signature '*fp32:16, *fp32:16, *fp32:16, *fp32:16, i32, i32' >/dev/null
+  "$tcpu" link layer_norm_dx.*.h -o layer_norm_dx_kernels
+  "$tcpu" link layer_norm_dwdb.*.h -o layer_norm_dwdb_kernels
   "$tcpu" link matmul.*.h matmul_large.*.h matmul_wrap.*.h -o matmul_kernels
   "$tcpu" link matmul_bf16.*.h -o matmul_bf16_kernels
   "$tcpu" link softmax.*.h -o softmax_kernels
 )
 rm -rf .gpurun-a && mkdir -p .gpurun-a
 clang-19 -O2 -c -I"$here/runtime/include" -I"$stage" "$stage"/matmul_kernels.c \
-  "$stage"/matmul_bf16_kernels.c "$stage"/softmax_kernels.c
-mv matmul_kernels.o matmul_bf16_kernels.o softmax_kernels.o "$stage/"
+  "$stage"/matmul_bf16_kernels.c "$stage"/softmax_kernels.c "$stage"/layer_norm_dx_kernels.c \
+  "$stage"/layer_norm_dwdb_kernels.c
+mv matmul_kernels.o matmul_bf16_kernels.o softmax_kernels.o layer_norm_dx_kernels.o \
+  layer_norm_dwdb_kernels.o "$stage/"
 clang++-19 -O2 -std=c++20 -I"$here/runtime/include" -I"$stage" "$here/bench/aot/aot_bench.cpp" \
   "$stage"/*.o -L"$build/runtime" -ltcpu_runtime -lsleef -Wl,-rpath,'$ORIGIN' -o .gpurun-a/aot_bench
 LD_LIBRARY_PATH="$build/runtime" ldd .gpurun-a/aot_bench | awk '/=> \// {print $3}' |

@@ -18,17 +18,22 @@ protected:
   }
   void TearDown() override {
     EXPECT_TCPU(tcpuSetNumThreads(0));
-    EXPECT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_GUIDED, 0)); // the default
+    EXPECT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_DEFAULT, 0));
     CodegenTest::TearDown();
   }
   // Loads wild_store.ll and launches it over 8 programs; program 3 faults.
   void launchWildStore(uintptr_t checkBounds) {
-    tcpuModule module = load("wild_store.ll", JitOptions().set(TCPU_JIT_CHECK_BOUNDS, checkBounds));
-    std::vector<int32_t> out(8, 0);
+    launch("wild_store", 8, 3, JitOptions().set(TCPU_JIT_CHECK_BOUNDS, checkBounds));
+  }
+  // Loads <kernel>.ll and launches it over `programs` programs; program `victim` faults.
+  void launch(const std::string& kernel, uint32_t programs, uint32_t victim,
+              const JitOptions& options = JitOptions()) {
+    tcpuModule module = load(kernel + ".ll", options);
+    std::vector<int32_t> out(programs, 0);
     int32_t* data = out.data();
-    uint32_t victim = 3;
     void* params[] = {&data, &victim};
-    tcpuLaunchKernel(function(module, "wild_store"), 8, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr);
+    tcpuLaunchKernel(function(module, kernel.c_str()), programs, 1, 1, 1, 1, 1, 0, nullptr, params,
+                     nullptr);
   }
 };
 
@@ -47,6 +52,27 @@ TEST_F(JitCrashReport, BoundsCheckedKernelsNameTheProgramInAnySchedule) {
   EXPECT_EXIT(launchWildStore(1), testing::KilledBySignal(SIGSEGV),
               "tcpu: kernel 'wild_store' raised SIGSEGV .* in program \\(3, 0, 0\\) of grid "
               "\\(8, 1, 1\\)");
+}
+
+// Which programs one entry call ran shows the schedule: 64 programs on 2 threads, guided, are
+// dealt as [0, 16), [16, 28), ... whichever thread takes them; dynamic,16 as [16, 32).
+TEST_F(JitCrashReport, KernelsWithAtomicsRunInRunsOf16Programs) {
+  ASSERT_TCPU(tcpuSetNumThreads(2));
+  EXPECT_EXIT(launch("wild_store_atomic", 64, 20), testing::KilledBySignal(SIGSEGV),
+              "in one of programs \\(16, 0, 0\\) to \\(31, 0, 0\\)");
+}
+
+TEST_F(JitCrashReport, KernelsWithoutAtomicsRunGuided) {
+  ASSERT_TCPU(tcpuSetNumThreads(2));
+  EXPECT_EXIT(launch("wild_store", 64, 20), testing::KilledBySignal(SIGSEGV),
+              "in one of programs \\(16, 0, 0\\) to \\(27, 0, 0\\)");
+}
+
+TEST_F(JitCrashReport, AChosenScheduleAppliesToKernelsWithAtomics) {
+  ASSERT_TCPU(tcpuSetNumThreads(2));
+  ASSERT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_GUIDED, 0));
+  EXPECT_EXIT(launch("wild_store_atomic", 64, 20), testing::KilledBySignal(SIGSEGV),
+              "in one of programs \\(16, 0, 0\\) to \\(27, 0, 0\\)");
 }
 
 } // namespace

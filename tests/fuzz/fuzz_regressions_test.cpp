@@ -127,6 +127,7 @@ TEST(FuzzSeeds, CacheEntrySeedIsCurrent) {
   tcpu::codegen::KernelInfo bare;
   bare.name = "empty";
   bare.entrySymbol = "__tcpu_entry_empty";
+  bare.flags = TCPU_KERNEL_USES_ATOMICS;
   module.kernels.push_back(bare);
   module.object = "\x7f"
                   "ELF: the reader never looks inside the object";

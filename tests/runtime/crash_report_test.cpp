@@ -21,11 +21,13 @@ protected:
   }
 
   // Launches fault_at over an 8 x 2 grid; program `victim` faults as `kind` says.
-  void launchFault(uint32_t victim, uint32_t kind) {
-    std::vector<int32_t> out(16, 0);
+  void launchFault(uint32_t victim, uint32_t kind) { launchFault("fault_at", 8, 2, victim, kind); }
+  // Launches `kernel` (fault_at behind another descriptor) over gx x gy programs.
+  void launchFault(const char* kernel, uint32_t gx, uint32_t gy, uint32_t victim, uint32_t kind) {
+    std::vector<int32_t> out(static_cast<size_t>(gx) * gy, 0);
     int32_t* data = out.data();
     void* params[] = {&data, &victim, &kind};
-    tcpuLaunchKernel(function("fault_at"), 8, 2, 1, 1, 1, 1, 0, nullptr, params, nullptr);
+    tcpuLaunchKernel(function(kernel), gx, gy, 1, 1, 1, 1, 0, nullptr, params, nullptr);
   }
 };
 
@@ -54,6 +56,29 @@ TEST_F(CrashReport, IntegerDivisionByZero) {
               "\\(2, 0, 0\\) of grid \\(8, 2, 1\\)");
 }
 #endif
+
+// Which programs one entry call ran shows the schedule: 64 programs on 2 threads, guided, are
+// dealt as [0, 16), [16, 28), ... whichever thread takes them; dynamic,16 as [16, 32).
+TEST_F(CrashReport, KernelsWithAtomicsRunInRunsOf16Programs) {
+  ASSERT_TCPU(tcpuSetNumThreads(2));
+  EXPECT_EXIT(launchFault("fault_at_atomics", 64, 1, 20, 0), testing::KilledBySignal(SIGSEGV),
+              "kernel 'fault_at_atomics' .* in one of programs \\(16, 0, 0\\) to "
+              "\\(31, 0, 0\\)");
+}
+
+TEST_F(CrashReport, AChosenScheduleAppliesToKernelsWithAtomics) {
+  ASSERT_TCPU(tcpuSetNumThreads(2));
+  ASSERT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_GUIDED, 0));
+  EXPECT_EXIT(launchFault("fault_at_atomics", 64, 1, 20, 0), testing::KilledBySignal(SIGSEGV),
+              "in one of programs \\(16, 0, 0\\) to \\(27, 0, 0\\)");
+}
+
+// A descriptor of ABI v1 has no flags: its kernel runs guided.
+TEST_F(CrashReport, KernelsOfAbiV1RunGuided) {
+  ASSERT_TCPU(tcpuSetNumThreads(2));
+  EXPECT_EXIT(launchFault("fault_at_v1", 64, 1, 20, 0), testing::KilledBySignal(SIGSEGV),
+              "kernel 'fault_at_v1' .* in one of programs \\(16, 0, 0\\) to \\(27, 0, 0\\)");
+}
 
 TEST_F(CrashReport, CanBeTurnedOff) {
   setenv("TCPU_CRASH_REPORT", "0", 1);

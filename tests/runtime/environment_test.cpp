@@ -85,6 +85,16 @@ TEST_F(Environment, ScheduleFromEnvironmentUnlessSetThroughTheApi) {
   ASSERT_TCPU(tcpuGetSchedule(&schedule, &chunk));
   EXPECT_EQ(schedule, TCPU_SCHEDULE_DYNAMIC);
   EXPECT_EQ(chunk, 4u);
+  // TCPU_SCHEDULE_DEFAULT goes back to the environment's schedule, and without one to guided.
+  ASSERT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_DEFAULT, 0));
+  ASSERT_TCPU(tcpuGetSchedule(&schedule, &chunk));
+  EXPECT_EQ(schedule, TCPU_SCHEDULE_STATIC);
+  EXPECT_EQ(chunk, 0u);
+  unsetenv("TCPU_SCHEDULE");
+  ASSERT_TCPU(tcpuInit(0));
+  ASSERT_TCPU(tcpuGetSchedule(&schedule, &chunk));
+  EXPECT_EQ(schedule, TCPU_SCHEDULE_GUIDED);
+  EXPECT_EQ(chunk, 0u);
 }
 
 TEST_F(Environment, ThreadCountComesFromApiThenTcpuThenOmpThenCores) {

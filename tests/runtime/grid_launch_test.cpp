@@ -102,6 +102,17 @@ TEST_F(GridLaunch, StaticChunksAreContiguousRanges) {
   EXPECT_EQ(lowHalf.size(), 500u);
 }
 
+TEST_F(GridLaunch, KernelsOfAbiV1StillRun) {
+  ASSERT_TCPU(tcpuSetNumThreads(2));
+  std::vector<int32_t> out(64, 0);
+  int32_t* data = out.data();
+  uint32_t victim = 99, kind = 0; // no program faults
+  void* params[] = {&data, &victim, &kind};
+  ASSERT_TCPU(
+      tcpuLaunchKernel(function("fault_at_v1"), 64, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr));
+  EXPECT_EQ(std::count(out.begin(), out.end(), 1), 64);
+}
+
 TEST_F(GridLaunch, ZeroSizedGridsAreNoOps) {
   uint32_t hit = 0;
   uint32_t errors = 0;

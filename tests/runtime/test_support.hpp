@@ -16,7 +16,7 @@ protected:
   }
   void TearDown() override {
     EXPECT_TCPU(tcpuSetNumThreads(0));
-    EXPECT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_GUIDED, 0)); // the default
+    EXPECT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_DEFAULT, 0));
     EXPECT_TCPU(tcpuSetLaunchHooks(nullptr, nullptr, nullptr));
     EXPECT_TCPU(tcpuModuleUnload(module_));
   }

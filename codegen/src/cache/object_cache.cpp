@@ -25,7 +25,7 @@ namespace tcpu::codegen {
 namespace {
 
 // Version 2 added the inputs of modules compiled from source.
-constexpr char kMagic[8] = {'T', 'C', 'P', 'U', 'O', 'B', 'J', '2'};
+constexpr char kMagic[8] = {'T', 'C', 'P', 'U', 'O', 'B', 'J', '3'};
 
 class Writer {
 public:
@@ -158,7 +158,7 @@ std::string FieldDigest::finish() {
 
 std::string cacheKey(std::span<const std::byte> ir, const CompileOptions& options,
                      const TargetDescription& target) {
-  return CacheKeyBuilder("tcpu-object-cache-v1", options, target)
+  return CacheKeyBuilder("tcpu-object-cache-v2", options, target)
       .field(std::string_view(reinterpret_cast<const char*>(ir.data()), ir.size()))
       .finish();
 }
@@ -169,6 +169,7 @@ std::string serializeEntry(const CompiledModule& module) {
   for (const KernelInfo& kernel : module.kernels) {
     payload.str(kernel.name);
     payload.str(kernel.entrySymbol);
+    payload.u32(kernel.flags);
     payload.u32(static_cast<uint32_t>(kernel.params.size()));
     for (size_t i = 0; i < kernel.params.size(); ++i) {
       const tcpuParamDesc& param = kernel.params[i];
@@ -211,6 +212,7 @@ std::optional<CompiledModule> deserializeEntry(std::string_view bytes) {
     KernelInfo kernel;
     kernel.name = in.str();
     kernel.entrySymbol = in.str();
+    kernel.flags = in.u32();
     const uint32_t params = in.u32();
     for (uint32_t p = 0; in.ok() && p < params; ++p) {
       tcpuParamDesc param{};

@@ -10,6 +10,7 @@
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include "ir/bounds_check.hpp"
+#include "ir/kernel_flags.hpp"
 #include "ir/signature.hpp"
 
 namespace tcpu::codegen {
@@ -485,6 +486,7 @@ Expected<std::vector<KernelInfo>> prepareKernels(llvm::Module& module,
         applyParameterTypes(*plans, types->second);
     KernelInfo info;
     info.name = kernel->getName().str();
+    info.flags = kernelFlags(*kernel);
     info.entrySymbol = "__tcpu_entry_" + info.name;
     info.declaredNames =
         declaredNames(*kernel, std::find(tagged.begin(), tagged.end(), kernel) != tagged.end());

@@ -23,6 +23,7 @@ struct KernelInfo {
   // Source names of all parameters before the six program values, including those the
   // signature binds at compile time; "" where the producer gave none.
   std::vector<std::string> declaredNames;
+  uint32_t flags = 0; // tcpuKernelDesc.flags (ir/kernel_flags.hpp)
 };
 
 // The tcpuDataType of a value of IR type `ir`; `declared` (the signature's type, or

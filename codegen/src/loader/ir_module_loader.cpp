@@ -38,7 +38,7 @@ public:
       descriptors_.push_back(
           tcpuKernelDesc{TCPU_KERNEL_ABI_VERSION, static_cast<uint32_t>(kernel.params.size()),
                          kernel.name.c_str(), reinterpret_cast<tcpuKernelEntry>(entries[k]),
-                         kernel.params.empty() ? nullptr : kernel.params.data()});
+                         kernel.params.empty() ? nullptr : kernel.params.data(), kernel.flags});
     }
   }
   ~JitModule() override { engine_.remove(library_); }

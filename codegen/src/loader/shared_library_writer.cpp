@@ -50,7 +50,7 @@ Expected<LinkedCode> descriptorCode(const std::vector<KernelInfo>& kernels) {
   llvm::PointerType* ptr = llvm::PointerType::getUnqual(context);
   // tcpuParamDesc and tcpuKernelDesc (kernel_abi.h).
   llvm::StructType* paramType = llvm::StructType::get(context, {i32, i32, i32, i32, ptr});
-  llvm::StructType* kernelType = llvm::StructType::get(context, {i32, i32, ptr, ptr, ptr});
+  llvm::StructType* kernelType = llvm::StructType::get(context, {i32, i32, ptr, ptr, ptr, i32});
   llvm::FunctionType* entryType =
       llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr, i64, i64, ptr}, false);
   const auto number = [&](uint32_t value) { return llvm::ConstantInt::get(i32, value); };
@@ -85,9 +85,10 @@ Expected<LinkedCode> descriptorCode(const std::vector<KernelInfo>& kernels) {
     const std::string symbol = TCPU_KERNEL_DESC_PREFIX + kernel.name;
     new llvm::GlobalVariable(
         module, kernelType, true, llvm::GlobalValue::ExternalLinkage,
-        llvm::ConstantStruct::get(kernelType, {number(TCPU_KERNEL_ABI_VERSION),
-                                               number(static_cast<uint32_t>(params.size())),
-                                               text(kernel.name), entry, paramArray}),
+        llvm::ConstantStruct::get(kernelType,
+                                  {number(TCPU_KERNEL_ABI_VERSION),
+                                   number(static_cast<uint32_t>(params.size())), text(kernel.name),
+                                   entry, paramArray, number(kernel.flags)}),
         symbol);
     code.exports.push_back(symbol);
   }

@@ -159,8 +159,12 @@ struct KernelExport {
   static constexpr auto params = makeParams(std::make_index_sequence<numParams>{});
 
   static constexpr tcpuKernelDesc describe(const char* name) {
-    return {TCPU_KERNEL_ABI_VERSION, static_cast<uint32_t>(numParams), name,
-            &Trampoline<Kernel, std::make_index_sequence<numParams>>::entry, params.data()};
+    return {TCPU_KERNEL_ABI_VERSION,
+            static_cast<uint32_t>(numParams),
+            name,
+            &Trampoline<Kernel, std::make_index_sequence<numParams>>::entry,
+            params.data(),
+            0};
   }
 };
 

@@ -25,8 +25,10 @@
 extern "C" {
 #endif
 
-/* Bumped on any incompatible change to the structs below. */
-#define TCPU_KERNEL_ABI_VERSION 1u
+/* Bumped on any change to the structs below. v2 added tcpuKernelDesc.flags; the runtime still
+ * reads v1 descriptors (their kernels have no flags). */
+#define TCPU_KERNEL_ABI_VERSION 2u
+#define TCPU_KERNEL_ABI_OLDEST_READ 1u
 
 /* Symbol prefix of a kernel's descriptor: kernel "add" -> "tcpu_kernel_desc_add". */
 #define TCPU_KERNEL_DESC_PREFIX "tcpu_kernel_desc_"
@@ -87,12 +89,19 @@ typedef struct tcpuLaunchFrame {
 typedef void (*tcpuKernelEntry)(void* const* params, uint64_t begin, uint64_t end,
                                 const tcpuLaunchFrame* frame);
 
+/* tcpuKernelDesc.flags. TCPU_KERNEL_USES_ATOMICS: the kernel has atomic operations, so its
+ * programs may coordinate through memory (locks, counters, partial sums taken in turn). Unless a
+ * schedule was chosen (tcpuSetSchedule, TCPU_SCHEDULE), such a kernel's programs are dealt in
+ * launch order, in runs of a few programs, as a GPU runs them at once: see docs/c-api.md. */
+#define TCPU_KERNEL_USES_ATOMICS 0x1u
+
 typedef struct tcpuKernelDesc {
   uint32_t abiVersion; /* TCPU_KERNEL_ABI_VERSION; first so that any version can read it */
   uint32_t numParams;
   const char* name;
   tcpuKernelEntry entry;
   const tcpuParamDesc* params; /* numParams entries */
+  uint32_t flags;              /* TCPU_KERNEL_* bits; since v2 */
 } tcpuKernelDesc;
 
 /*

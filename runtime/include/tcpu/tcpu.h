@@ -148,6 +148,8 @@ typedef enum tcpuSchedule {
                                 entry call (chunk 0 means 1) */
   TCPU_SCHEDULE_GUIDED = 2,  /* shrinking ranges, at least `chunk` programs (0 means 1); the
                                 default, with chunk 0 */
+  TCPU_SCHEDULE_DEFAULT = 3, /* tcpuSetSchedule only: back to the default (TCPU_SCHEDULE, else
+                                guided; dynamic,16 for kernels that have atomics) */
   TCPU_SCHEDULE_MAX_ENUM = 0x7fffffff
 } tcpuSchedule;
 
@@ -155,6 +157,9 @@ typedef enum tcpuSchedule {
  * (TCPU_NUM_THREADS, else OMP_NUM_THREADS, else all cores). */
 TCPU_API tcpuResult tcpuSetNumThreads(int numThreads);
 TCPU_API tcpuResult tcpuGetNumThreads(int* numThreads);
+/* A schedule set here applies to every kernel. Until one is (and without TCPU_SCHEDULE), the
+ * programs of a kernel that has atomics (TCPU_KERNEL_USES_ATOMICS) run dynamic,16, those of
+ * others guided; tcpuGetSchedule reports the latter. */
 TCPU_API tcpuResult tcpuSetSchedule(tcpuSchedule schedule, unsigned int chunk);
 TCPU_API tcpuResult tcpuGetSchedule(tcpuSchedule* schedule, unsigned int* chunk);
 

@@ -118,11 +118,14 @@ tcpuResult tcpuSetSchedule(tcpuSchedule schedule, unsigned int chunk) {
     case TCPU_SCHEDULE_GUIDED:
       runtime().settings.setSchedule(schedule, chunk);
       return TCPU_SUCCESS;
+    case TCPU_SCHEDULE_DEFAULT:
+      runtime().settings.restoreDefaultSchedule();
+      return TCPU_SUCCESS;
     case TCPU_SCHEDULE_MAX_ENUM:
       break;
     }
     return fail(TCPU_ERROR_INVALID_VALUE, "tcpuSetSchedule: schedule=", static_cast<int>(schedule),
-                " is not a tcpuSchedule (static 0, dynamic 1, guided 2)");
+                " is not a tcpuSchedule (static 0, dynamic 1, guided 2, default 3)");
   });
 }
 

@@ -77,11 +77,12 @@ tcpuResult invalidFunction(const char* api, tcpuFunction function) {
 
 // Rejects descriptors that would make the launcher read garbage.
 Status checkDescriptor(const tcpuKernelDesc& desc, const std::string& name, const Module& module) {
-  if (desc.abiVersion != TCPU_KERNEL_ABI_VERSION)
+  if (desc.abiVersion < TCPU_KERNEL_ABI_OLDEST_READ || desc.abiVersion > TCPU_KERNEL_ABI_VERSION)
     return Status(TCPU_ERROR_INVALID_IMAGE,
                   concat("kernel '", name, "' in ", module.origin,
                          " was built for tcpu kernel ABI v", desc.abiVersion,
-                         "; this runtime reads v", TCPU_KERNEL_ABI_VERSION));
+                         "; this runtime reads v", TCPU_KERNEL_ABI_OLDEST_READ, " to v",
+                         TCPU_KERNEL_ABI_VERSION));
   if (!desc.entry || (desc.numParams > 0 && !desc.params))
     return Status(TCPU_ERROR_INVALID_IMAGE,
                   concat("kernel '", name, "' in ", module.origin,

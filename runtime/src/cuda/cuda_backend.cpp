@@ -34,7 +34,8 @@ public:
             kernel.paramNames[i].empty() ? nullptr : kernel.paramNames[i].c_str();
       descs_[k] =
           tcpuKernelDesc{TCPU_KERNEL_ABI_VERSION, static_cast<uint32_t>(kernel.params.size()),
-                         kernel.name.c_str(), nullptr, kernel.params.data()};
+                         kernel.name.c_str(),     nullptr,
+                         kernel.params.data(),    0};
     }
   }
   ~CudaModule() override {

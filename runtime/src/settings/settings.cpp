@@ -67,9 +67,12 @@ Status Settings::loadEnvironment() {
   const bool guard = *environmentFlag("TCPU_MEM_GUARD", false);
   defaultThreads_.store(threads, std::memory_order_relaxed);
   guardAllocations_.store(guard, std::memory_order_relaxed);
+  environmentSchedule_.store(schedule.has_value(), std::memory_order_relaxed);
+  environmentSchedulePacked_.store(schedule ? packSchedule(schedule->first, schedule->second)
+                                            : packSchedule(kDefaultSchedule, 0),
+                                   std::memory_order_relaxed);
   // A schedule set through the API wins over the environment, as the thread count does.
-  if (schedule && !explicitSchedule_.load(std::memory_order_relaxed))
-    schedule_.store(packSchedule(schedule->first, schedule->second), std::memory_order_relaxed);
+  if (!explicitSchedule_.load(std::memory_order_relaxed)) restoreDefaultSchedule();
   return {};
 }
 
@@ -80,7 +83,20 @@ int Settings::numThreads() const {
 
 LaunchSettings Settings::launchSettings() const {
   const uint64_t packed = schedule_.load(std::memory_order_relaxed);
-  return {numThreads(), static_cast<tcpuSchedule>(packed >> 32), static_cast<uint32_t>(packed)};
+  return {numThreads(), static_cast<tcpuSchedule>(packed >> 32), static_cast<uint32_t>(packed),
+          explicitSchedule_.load(std::memory_order_relaxed) ||
+              environmentSchedule_.load(std::memory_order_relaxed)};
+}
+
+LaunchSettings LaunchSettings::forKernel(const tcpuKernelDesc& kernel) const {
+  LaunchSettings settings = *this;
+  // flags exists from ABI v2 on (module loading refused other versions).
+  const uint32_t flags = kernel.abiVersion >= 2 ? kernel.flags : 0;
+  if (!scheduleChosen && (flags & TCPU_KERNEL_USES_ATOMICS)) {
+    settings.schedule = kAtomicsSchedule;
+    settings.chunk = kAtomicsChunk;
+  }
+  return settings;
 }
 
 void Settings::setNumThreads(int numThreads) {
@@ -90,6 +106,12 @@ void Settings::setNumThreads(int numThreads) {
 void Settings::setSchedule(tcpuSchedule schedule, uint32_t chunk) {
   explicitSchedule_.store(true, std::memory_order_relaxed);
   schedule_.store(packSchedule(schedule, chunk), std::memory_order_relaxed);
+}
+
+void Settings::restoreDefaultSchedule() {
+  explicitSchedule_.store(false, std::memory_order_relaxed);
+  schedule_.store(environmentSchedulePacked_.load(std::memory_order_relaxed),
+                  std::memory_order_relaxed);
 }
 
 void Settings::setHooks(const LaunchHooks& hooks) {

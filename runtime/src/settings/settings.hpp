@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "tcpu/kernel_abi.h"
 #include "tcpu/status.hpp"
 
 namespace tcpu::detail {
@@ -19,10 +20,25 @@ namespace tcpu::detail {
 // add (bench/RESULTS.md, 2026-11-28).
 constexpr tcpuSchedule kDefaultSchedule = TCPU_SCHEDULE_GUIDED;
 
+// The schedule of a kernel with TCPU_KERNEL_USES_ATOMICS where none was chosen: runs of 16
+// programs in launch order. The layer norm tutorial's backward pass takes a lock per row modulo
+// GROUP_SIZE_M; with contiguous shares, two threads on rows congruent modulo the group wait on
+// one lock, and stay in that lockstep. Runs of 16 keep the programs running at once neighbours,
+// as on a GPU, and span the 16 lock words of one cache line (runs of 1 put two threads on one
+// line): on 2 vCPUs 4.2 against 5.3 ms (guided) and 5.8 (static) for 4096 x 1024; on the GPU
+// host's 16-vCPU Xeon 69-75 against 59-72 GB/s (bench/RESULTS.md, 2026-11-28).
+constexpr tcpuSchedule kAtomicsSchedule = TCPU_SCHEDULE_DYNAMIC;
+constexpr uint32_t kAtomicsChunk = 16;
+
 struct LaunchSettings {
   int numThreads = 1;
   tcpuSchedule schedule = kDefaultSchedule;
   uint32_t chunk = 0;
+  bool scheduleChosen = false; // by tcpuSetSchedule or TCPU_SCHEDULE
+
+  // These settings for a launch of `kernel`: the schedule for kernels with atomics where none
+  // was chosen.
+  LaunchSettings forKernel(const tcpuKernelDesc& kernel) const;
 };
 
 struct LaunchHooks {
@@ -45,6 +61,8 @@ public:
   // 0 restores the default from the environment / core count.
   void setNumThreads(int numThreads);
   void setSchedule(tcpuSchedule schedule, uint32_t chunk);
+  // TCPU_SCHEDULE's schedule where it was set, else the default (the kernel's own, forKernel).
+  void restoreDefaultSchedule();
 
   void setHooks(const LaunchHooks& hooks);
   // False when none are set: one relaxed load on the launch path.
@@ -61,6 +79,9 @@ private:
   std::atomic<uint64_t> schedule_{packSchedule(kDefaultSchedule, 0)};
   std::atomic<bool> explicitSchedule_{
       false}; // set by tcpuSetSchedule: the environment no longer applies
+  std::atomic<bool> environmentSchedule_{false}; // TCPU_SCHEDULE was set
+  // TCPU_SCHEDULE's schedule, else the default: what restoreDefaultSchedule goes back to.
+  std::atomic<uint64_t> environmentSchedulePacked_{packSchedule(kDefaultSchedule, 0)};
   std::atomic<bool> guardAllocations_{false};
   mutable std::mutex hooksMutex_;
   LaunchHooks hooks_;

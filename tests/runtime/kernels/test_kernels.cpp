@@ -103,7 +103,7 @@ TCPU_EXPORT_KERNEL_AS(vector_add_1024, vector_add<1024>)
 
 // A descriptor from a future, incompatible ABI: the runtime must refuse it.
 extern "C" TCPU_KERNEL_EXPORT_ATTR const tcpuKernelDesc tcpu_kernel_desc_future_abi = {
-    99, 0, "future_abi", nullptr, nullptr};
+    99, 0, "future_abi", nullptr, nullptr, 0};
 
 // Waits until *gate is non-zero (at most 10 s, so a broken test cannot hang):
 // lets tests hold a stream busy for exactly as long as they need.
@@ -146,3 +146,21 @@ __attribute__((no_sanitize("undefined"))) void fault_at(int32_t* out, uint32_t v
   }
 }
 TCPU_EXPORT_KERNEL(fault_at)
+
+// fault_at as codegen describes a kernel that has atomics (TCPU_KERNEL_USES_ATOMICS).
+extern "C" TCPU_KERNEL_EXPORT_ATTR const tcpuKernelDesc tcpu_kernel_desc_fault_at_atomics = [] {
+  tcpuKernelDesc desc = ::tcpu::abi::KernelExport<&fault_at>::describe("fault_at_atomics");
+  desc.flags = TCPU_KERNEL_USES_ATOMICS;
+  return desc;
+}();
+
+// fault_at behind a descriptor of ABI v1, which ends before `flags`: the runtime still reads it,
+// and must not read past it (ASan's stage would see that).
+struct KernelDescV1 {
+  uint32_t abiVersion, numParams;
+  const char* name;
+  tcpuKernelEntry entry;
+  const tcpuParamDesc* params;
+};
+extern "C" TCPU_KERNEL_EXPORT_ATTR const KernelDescV1 tcpu_kernel_desc_fault_at_v1 = {
+    1, 3, "fault_at_v1", tcpu_kernel_desc_fault_at.entry, tcpu_kernel_desc_fault_at.params};

@@ -156,7 +156,7 @@ std::string launcherSource(const AotSpecialization& specialization) {
   }
   out << "const tcpuKernelDesc tcpu_aot_kernel = {TCPU_KERNEL_ABI_VERSION, " << count << "u, "
       << cString(kernel.name) << ", &" << kernel.entrySymbol << ", "
-      << (count > 0 ? "tcpu_aot_params" : "nullptr")
+      << (count > 0 ? "tcpu_aot_params" : "nullptr") << ", " << kernel.flags << "u"
       << "};\n\n"
       // load_/unload_ may race with each other and with first launches: a spin lock guards the
       // module (held only around two runtime calls); launches read the function atomically.
