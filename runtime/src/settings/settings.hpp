@@ -25,8 +25,10 @@ constexpr tcpuSchedule kDefaultSchedule = TCPU_SCHEDULE_GUIDED;
 // GROUP_SIZE_M; with contiguous shares, two threads on rows congruent modulo the group wait on
 // one lock, and stay in that lockstep. Runs of 16 keep the programs running at once neighbours,
 // as on a GPU, and span the 16 lock words of one cache line (runs of 1 put two threads on one
-// line): on 2 vCPUs 4.2 against 5.3 ms (guided) and 5.8 (static) for 4096 x 1024; on the GPU
-// host's 16-vCPU Xeon 69-75 against 59-72 GB/s (bench/RESULTS.md, 2026-11-28).
+// line). 4096 x 1024 on the GPU host's 16-vCPU Xeon (AOT, three rounds): 51-54 against 38-45
+// GB/s guided at 8 threads, 23-29 against 20-22 at 4, 76-84 against 64-85 at 16; on 2 vCPUs a
+// median 4.2 against 5.3 ms guided in one sitting, and the same median but no slow mode (at
+// least 11.0 GB/s, against 7.2 guided) in another (bench/RESULTS.md, 2026-11-28).
 constexpr tcpuSchedule kAtomicsSchedule = TCPU_SCHEDULE_DYNAMIC;
 constexpr uint32_t kAtomicsChunk = 16;
 
