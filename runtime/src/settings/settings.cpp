@@ -67,10 +67,9 @@ Status Settings::loadEnvironment() {
   const bool guard = *environmentFlag("TCPU_MEM_GUARD", false);
   defaultThreads_.store(threads, std::memory_order_relaxed);
   guardAllocations_.store(guard, std::memory_order_relaxed);
-  environmentSchedule_.store(schedule.has_value(), std::memory_order_relaxed);
-  environmentSchedulePacked_.store(schedule ? packSchedule(schedule->first, schedule->second)
-                                            : packSchedule(kDefaultSchedule, 0),
-                                   std::memory_order_relaxed);
+  environmentSchedule_.store(schedule ? packSchedule(schedule->first, schedule->second, true)
+                                      : packSchedule(kDefaultSchedule, 0, false),
+                             std::memory_order_relaxed);
   // A schedule set through the API wins over the environment, as the thread count does.
   if (!explicitSchedule_.load(std::memory_order_relaxed)) restoreDefaultSchedule();
   return {};
@@ -83,9 +82,8 @@ int Settings::numThreads() const {
 
 LaunchSettings Settings::launchSettings() const {
   const uint64_t packed = schedule_.load(std::memory_order_relaxed);
-  return {numThreads(), static_cast<tcpuSchedule>(packed >> 32), static_cast<uint32_t>(packed),
-          explicitSchedule_.load(std::memory_order_relaxed) ||
-              environmentSchedule_.load(std::memory_order_relaxed)};
+  return {numThreads(), static_cast<tcpuSchedule>((packed & ~kChosen) >> 32),
+          static_cast<uint32_t>(packed), (packed & kChosen) != 0};
 }
 
 LaunchSettings LaunchSettings::forKernel(const tcpuKernelDesc& kernel) const {
@@ -105,13 +103,12 @@ void Settings::setNumThreads(int numThreads) {
 
 void Settings::setSchedule(tcpuSchedule schedule, uint32_t chunk) {
   explicitSchedule_.store(true, std::memory_order_relaxed);
-  schedule_.store(packSchedule(schedule, chunk), std::memory_order_relaxed);
+  schedule_.store(packSchedule(schedule, chunk, true), std::memory_order_relaxed);
 }
 
 void Settings::restoreDefaultSchedule() {
   explicitSchedule_.store(false, std::memory_order_relaxed);
-  schedule_.store(environmentSchedulePacked_.load(std::memory_order_relaxed),
-                  std::memory_order_relaxed);
+  schedule_.store(environmentSchedule_.load(std::memory_order_relaxed), std::memory_order_relaxed);
 }
 
 void Settings::setHooks(const LaunchHooks& hooks) {

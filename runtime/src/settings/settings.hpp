@@ -72,18 +72,20 @@ public:
   LaunchHooks hooks() const;
 
 private:
-  static uint64_t packSchedule(tcpuSchedule schedule, uint32_t chunk) {
-    return (static_cast<uint64_t>(schedule) << 32) | chunk;
+  // A schedule, its chunk and whether it was chosen (not the default), in one word: a launch
+  // reads all three with one load.
+  static constexpr uint64_t kChosen = uint64_t{1} << 63;
+  static uint64_t packSchedule(tcpuSchedule schedule, uint32_t chunk, bool chosen) {
+    return (chosen ? kChosen : 0) | (static_cast<uint64_t>(schedule) << 32) | chunk;
   }
 
   std::atomic<int> defaultThreads_{1};
   std::atomic<int> explicitThreads_{0}; // set by tcpuSetNumThreads; 0 = use the default
-  std::atomic<uint64_t> schedule_{packSchedule(kDefaultSchedule, 0)};
+  std::atomic<uint64_t> schedule_{packSchedule(kDefaultSchedule, 0, false)};
   std::atomic<bool> explicitSchedule_{
       false}; // set by tcpuSetSchedule: the environment no longer applies
-  std::atomic<bool> environmentSchedule_{false}; // TCPU_SCHEDULE was set
-  // TCPU_SCHEDULE's schedule, else the default: what restoreDefaultSchedule goes back to.
-  std::atomic<uint64_t> environmentSchedulePacked_{packSchedule(kDefaultSchedule, 0)};
+  // TCPU_SCHEDULE's schedule (chosen), else the default: what restoreDefaultSchedule goes back to.
+  std::atomic<uint64_t> environmentSchedule_{packSchedule(kDefaultSchedule, 0, false)};
   std::atomic<bool> guardAllocations_{false};
   mutable std::mutex hooksMutex_;
   LaunchHooks hooks_;
