@@ -6,6 +6,7 @@
 #ifndef TCPU_TL_REDUCE_H
 #define TCPU_TL_REDUCE_H
 
+#include <limits>
 #include <utility>
 
 #include "tcpu/tl/core.h"
@@ -69,7 +70,14 @@ struct SumOp {
     return wrappingAdd(a, b);
   }
 };
-struct MaxOp {
+// max and min ignore NaN (Triton's maxnum), and are NaN only where every value is. Their
+// partials never hold a NaN: a partial starts from its first value with a NaN replaced by the
+// identity (enter), so folding a value into it is one compare-and-select (a vmaxps), where
+// fmax's NaN checks on both operands took three instructions (a fifth of softmax's time on one
+// thread). Where every value is NaN the partials end at the identity, and reduce() puts the NaN
+// back (restoreAllNan). Ties (-0 and +0) keep the partial's value, on every target.
+template <bool Max>
+struct ExtremeOp {
   template <class A>
   static TL_INLINE bool absorbs(A) {
     return true; // the result is one of the two operands
@@ -77,32 +85,37 @@ struct MaxOp {
   template <class A>
   static TL_INLINE A identity() {
     if constexpr (std::is_floating_point_v<A>)
-      return -std::numeric_limits<A>::infinity();
+      return Max ? -std::numeric_limits<A>::infinity() : std::numeric_limits<A>::infinity();
     else
-      return std::numeric_limits<A>::lowest();
+      return Max ? std::numeric_limits<A>::lowest() : std::numeric_limits<A>::max();
   }
   template <class A>
-  static TL_INLINE A combine(A a, A b) {
-    return maxOf(a, b, PropagateNan::none);
-  }
-};
-struct MinOp {
-  template <class A>
-  static TL_INLINE bool absorbs(A) {
-    return true;
-  }
-  template <class A>
-  static TL_INLINE A identity() {
+  static TL_INLINE A enter(A v) {
     if constexpr (std::is_floating_point_v<A>)
-      return std::numeric_limits<A>::infinity();
+      return v == v ? v : identity<A>();
     else
-      return std::numeric_limits<A>::max();
+      return v;
   }
+  // a: a partial (never NaN); b: the value folded in.
   template <class A>
   static TL_INLINE A combine(A a, A b) {
-    return minOf(a, b, PropagateNan::none);
+    if constexpr (std::is_floating_point_v<A>)
+      return (Max ? b > a : b < a) ? b : a;
+    else
+      return Max ? maxOf(a, b, PropagateNan::none) : minOf(a, b, PropagateNan::none);
   }
 };
+using MaxOp = ExtremeOp<true>;
+using MinOp = ExtremeOp<false>;
+
+// The value a partial starts from: Op::enter(v) where the operation has one, else v.
+template <class Op, class A>
+TL_INLINE A enter(A v) {
+  if constexpr (requires { Op::template enter<A>(v); })
+    return Op::template enter<A>(v);
+  else
+    return v;
+}
 
 // Bitwise reductions of integers (and bools), in the element type, as Triton's xor_sum,
 // reduce_or and reduce_and. Bitwise results do not depend on the order.
@@ -201,7 +214,7 @@ TL_INLINE void transposeTiles(const T* x, T* out) {
 template <class Op, int N, class X, class A, int P>
 TL_INLINE void foldChunks(X x, A (&lanes)[P]) {
   for (int l = 0; l < P; ++l)
-    lanes[l] = static_cast<A>(x(l));
+    lanes[l] = enter<Op>(static_cast<A>(x(l)));
   for (int j = P; j + P <= N; j += P)
     for (int l = 0; l < P; ++l)
       lanes[l] = Op::combine(lanes[l], static_cast<A>(x(j + l)));
@@ -266,15 +279,15 @@ TL_INLINE A reduceRowSplit(In inside, int c0, int c1, A outside) {
     int q = 1;
     if (qa > 0) {
       for (int l = 0; l < P; ++l)
-        lanes[l] = outside;
+        lanes[l] = enter<Op>(outside);
       foldOutside(qa - 1);
       q = qa;
     } else if (whole(0)) {
       for (int l = 0; l < P; ++l)
-        lanes[l] = static_cast<A>(inside(l));
+        lanes[l] = enter<Op>(static_cast<A>(inside(l)));
     } else {
       for (int l = 0; l < P; ++l)
-        lanes[l] = value(l);
+        lanes[l] = enter<Op>(value(l));
     }
     if (q < qb && !whole(q)) foldPart(q++);
     const bool lastPart = q < qb && !whole(qb - 1);
@@ -380,7 +393,7 @@ TL_INLINE auto reduceDense(const X& x) {
     static_assert(Axis == 0, "reduction axis is 0 or 1");
     Block<A, S::cols> out;
     for (int j = 0; j < S::cols; ++j)
-      out.v[j] = static_cast<A>(get<Dense>(x, 0, j));
+      out.v[j] = enter<Op>(static_cast<A>(get<Dense>(x, 0, j)));
     for (int i = 1; i < S::rows; ++i)
       for (int j = 0; j < S::cols; ++j)
         out.v[j] = Op::combine(out.v[j], static_cast<A>(get<Dense>(x, i, j)));
@@ -389,7 +402,7 @@ TL_INLINE auto reduceDense(const X& x) {
 }
 
 template <class Op, class A, int Axis, class X>
-TL_INLINE auto reduce(const X& x) {
+TL_INLINE auto reduceInOrder(const X& x) {
   if (dense(x)) return reduceDense<Op, A, Axis, true>(x);
   using B = evaluated_t<X>;
   if constexpr (B::rank == 1 || Axis == 1) {
@@ -402,6 +415,44 @@ TL_INLINE auto reduce(const X& x) {
   // loads), while reading them lane by lane inside the reduction leaves a branch per lane. The
   // values and the order they are combined in are the same either way.
   return reduceDense<Op, A, Axis, true>(eval(x));
+}
+
+// The results of a float max or min that every value was NaN for: the partials, which skip NaN,
+// ended at the identity; the answer is NaN. Only results equal to the identity are checked.
+template <class Op, class A, int Axis, class X, class R>
+TL_INLINE R restoreAllNan(const X& x, R result) {
+  using S = shape_of<X>;
+  const A identity = Op::template identity<A>();
+  const A nan = std::numeric_limits<A>::quiet_NaN();
+  auto allNan = [&](int i0, int i1, int j0, int j1) {
+    for (int i = i0; i < i1; ++i)
+      for (int j = j0; j < j1; ++j) {
+        const A v = static_cast<A>(get<false>(x, i, j));
+        if (v == v) return false;
+      }
+    return true;
+  };
+  if constexpr (S::rank == 1 || Axis == -1) {
+    if (result == identity && allNan(0, S::rows, 0, S::cols)) [[unlikely]]
+      return nan;
+  } else if constexpr (Axis == 1) {
+    for (int i = 0; i < S::rows; ++i)
+      if (result.v[i] == identity && allNan(i, i + 1, 0, S::cols)) [[unlikely]]
+        result.v[i] = nan;
+  } else {
+    for (int j = 0; j < S::cols; ++j)
+      if (result.v[j] == identity && allNan(0, S::rows, j, j + 1)) [[unlikely]]
+        result.v[j] = nan;
+  }
+  return result;
+}
+
+template <class Op, class A, int Axis, class X>
+TL_INLINE auto reduce(const X& x) {
+  if constexpr (std::is_floating_point_v<A> && requires { Op::template enter<A>(A{}); })
+    return restoreAllNan<Op, A, Axis>(x, reduceInOrder<Op, A, Axis>(x));
+  else
+    return reduceInOrder<Op, A, Axis>(x);
 }
 
 // argmax/argmin along a row: first index of the extreme; a NaN counts as
