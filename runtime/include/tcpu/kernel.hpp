@@ -10,6 +10,10 @@
 // and runs a range of programs with the kernel inlined into the loop.
 // TCPU_EXPORT_KERNEL_AS(name, function) names an instantiation of a template:
 //   TCPU_EXPORT_KERNEL_AS(matmul_64x64, matmul<64, 64>)
+// TCPU_EXPORT_KERNEL_WITH_FLAGS(name, flags, function) also sets the descriptor's flags, which
+// no compiler derives from a C++ kernel's body (kernel_abi.h): a kernel whose programs take locks
+// or counters in turn says so, and the runtime deals its programs in launch order:
+//   TCPU_EXPORT_KERNEL_WITH_FLAGS(accumulate, TCPU_KERNEL_USES_ATOMICS, accumulate)
 #ifndef TCPU_KERNEL_HPP
 #define TCPU_KERNEL_HPP
 
@@ -135,6 +139,9 @@ struct Trampoline<Kernel, std::index_sequence<I...>> {
   }
 };
 
+// The flags of tcpuKernelDesc this runtime knows.
+inline constexpr uint32_t kKnownKernelFlags = TCPU_KERNEL_USES_ATOMICS;
+
 template <auto Kernel>
 struct KernelExport {
   using Traits = FunctionArgs<decltype(Kernel)>;
@@ -158,13 +165,16 @@ struct KernelExport {
   }
   static constexpr auto params = makeParams(std::make_index_sequence<numParams>{});
 
+  template <uint32_t Flags = 0>
   static constexpr tcpuKernelDesc describe(const char* name) {
+    static_assert((Flags & ~kKnownKernelFlags) == 0,
+                  "unknown kernel flags: tcpuKernelDesc.flags takes TCPU_KERNEL_USES_ATOMICS");
     return {TCPU_KERNEL_ABI_VERSION,
             static_cast<uint32_t>(numParams),
             name,
             &Trampoline<Kernel, std::make_index_sequence<numParams>>::entry,
             params.data(),
-            0};
+            Flags};
   }
 };
 
@@ -182,9 +192,10 @@ inline uint64_t programScratchBytes() {
 
 #define TCPU_KERNEL_EXPORT_ATTR __attribute__((visibility("default"), used))
 
-#define TCPU_EXPORT_KERNEL_AS(name, ...)                                                           \
+#define TCPU_EXPORT_KERNEL_WITH_FLAGS(name, flags, ...)                                            \
   extern "C" TCPU_KERNEL_EXPORT_ATTR const tcpuKernelDesc tcpu_kernel_desc_##name =                \
-      ::tcpu::abi::KernelExport<&__VA_ARGS__>::describe(#name);
+      ::tcpu::abi::KernelExport<&__VA_ARGS__>::template describe<(flags)>(#name);
+#define TCPU_EXPORT_KERNEL_AS(name, ...) TCPU_EXPORT_KERNEL_WITH_FLAGS(name, 0u, __VA_ARGS__)
 
 #define TCPU_EXPORT_KERNEL(fn) TCPU_EXPORT_KERNEL_AS(fn, fn)
 

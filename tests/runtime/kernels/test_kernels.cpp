@@ -147,14 +147,9 @@ __attribute__((no_sanitize("undefined"))) void fault_at(int32_t* out, uint32_t v
 }
 TCPU_EXPORT_KERNEL(fault_at)
 
-// fault_at as codegen describes a kernel that has atomics (TCPU_KERNEL_USES_ATOMICS). A helper,
-// not a lambda: g++-12 gives a lambda's locals in an extern "C" initializer extern linkage.
-constexpr tcpuKernelDesc withAtomics(tcpuKernelDesc desc) {
-  desc.flags = TCPU_KERNEL_USES_ATOMICS;
-  return desc;
-}
-extern "C" TCPU_KERNEL_EXPORT_ATTR const tcpuKernelDesc tcpu_kernel_desc_fault_at_atomics =
-    withAtomics(::tcpu::abi::KernelExport<&fault_at>::describe("fault_at_atomics"));
+// fault_at described as a kernel that has atomics (TCPU_KERNEL_USES_ATOMICS), as codegen
+// describes one.
+TCPU_EXPORT_KERNEL_WITH_FLAGS(fault_at_atomics, TCPU_KERNEL_USES_ATOMICS, fault_at)
 
 // fault_at behind a descriptor of ABI v1, which ends before `flags`: the runtime still reads it,
 // and must not read past it (ASan's stage would see that).
