@@ -37,7 +37,8 @@ uint32_t bits(float x) {
 float foldedExtreme(const std::vector<float>& x, bool max) {
   float acc = kNan;
   for (const float v : x)
-    acc = std::isnan(acc) ? v : (std::isnan(v) ? acc : (max ? std::fmax(acc, v) : std::fmin(acc, v)));
+    acc =
+        std::isnan(acc) ? v : (std::isnan(v) ? acc : (max ? std::fmax(acc, v) : std::fmin(acc, v)));
   return acc;
 }
 
@@ -61,8 +62,8 @@ void checkRows() {
       for (int k = 0; k < N; ++k)
         x[static_cast<size_t>(k)] =
             nanEvery != 0 && k >= first && (k - first) % nanEvery == 0 ? kNan : uniform(rng);
-      SCOPED_TRACE(testing::Message() << "N " << N << ", NaN every " << nanEvery << " from "
-                                      << first);
+      SCOPED_TRACE(testing::Message()
+                   << "N " << N << ", NaN every " << nanEvery << " from " << first);
       tl::Block<float, N> row;
       for (int k = 0; k < N; ++k)
         row.v[k] = x[static_cast<size_t>(k)];
