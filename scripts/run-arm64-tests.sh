@@ -25,7 +25,7 @@ cmake --build "$build_dir"
 #   exit_group from a library initializer while threads run: the death tests that expect them;
 # - GridLaunch.MoreThan2To32Programs: 2^32 empty programs, 3 minutes emulated (0.5 s native).
 excluded='^(CrashReport\.(WildPointer|ProgramsRunInOneEntryCall|CanBeTurnedOff|FaultsOutsideKernels'
-excluded+='|KernelsWithAtomicsRunInRunsOf16Programs|AChosenScheduleAppliesToKernelsWithAtomics'
+excluded+='|KernelsWhoseProgramsWaitRunInRunsOf16Programs|AChosenScheduleAppliesToKernelsWhoseProgramsWait'
 excluded+='|KernelsOfAbiV1RunGuided)'
 excluded+='|GuardedMemory\.(AWriteJustPastTheEnd|TheAlignmentPaddingIsNotCaught|AKernelRunningOffTheEnd|TheEnvironmentGuardsEveryAllocation)'
 excluded+='|ErrorPathsDeathTest\.WithoutTheProbeTheLoaderEndsTheProcess|GridLaunch\.MoreThan2To32Programs)'

@@ -41,6 +41,13 @@ Kernel::Kernel(tcpuModule module, const std::string& name, const std::string& co
       throwLastError(info, context);
 }
 
+bool Kernel::programsWait() const {
+  unsigned int flags = 0;
+  if (tcpuResult result = tcpuFuncGetFlags(&flags, function_); result != TCPU_SUCCESS)
+    throwLastError(result, "tcpuFuncGetFlags");
+  return (flags & TCPU_KERNEL_PROGRAMS_WAIT) != 0;
+}
+
 const std::vector<ArgCode>& Kernel::codesFor(py::handle codes) {
   // The fast path: the front end passes the same str object every launch of a kernel.
   if (codes.ptr() == lastCodes_.ptr()) return codes_;

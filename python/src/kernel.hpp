@@ -26,6 +26,9 @@ public:
 
   const std::string& name() const { return name_; }
   size_t numParams() const { return params_.size(); }
+  // Whether codegen found that the kernel's programs wait for each other (a spin lock):
+  // TCPU_KERNEL_PROGRAMS_WAIT, which the runtime deals in launch order.
+  bool programsWait() const;
 
 private:
   struct Unload {

@@ -22,7 +22,10 @@ void bindRuntime(py::module_& module) {
            "parameter (P?bhilBHILeEfd); args: a tuple of one value per parameter. num_threads "
            "0 keeps the runtime's setting.")
       .def_property_readonly("name", &Kernel::name)
-      .def_property_readonly("num_params", &Kernel::numParams);
+      .def_property_readonly("num_params", &Kernel::numParams)
+      .def_property_readonly("programs_wait", &Kernel::programsWait,
+                             "Whether the kernel's programs wait for each other (a spin lock), "
+                             "which makes the runtime deal them in launch order.");
 
   module.def(
       "version",

@@ -56,10 +56,16 @@ TEST_F(JitCrashReport, BoundsCheckedKernelsNameTheProgramInAnySchedule) {
 
 // Which programs one entry call ran shows the schedule: 64 programs on 2 threads, guided, are
 // dealt as [0, 16), [16, 28), ... whichever thread takes them; dynamic,16 as [16, 32).
-TEST_F(JitCrashReport, KernelsWithAtomicsRunInRunsOf16Programs) {
+TEST_F(JitCrashReport, KernelsWhoseProgramsWaitRunInRunsOf16Programs) {
+  ASSERT_TCPU(tcpuSetNumThreads(2));
+  EXPECT_EXIT(launch("wild_store_spin", 64, 20), testing::KilledBySignal(SIGSEGV),
+              "in one of programs \\(16, 0, 0\\) to \\(31, 0, 0\\)");
+}
+
+TEST_F(JitCrashReport, KernelsWithAtomicsThatDoNotWaitRunGuided) {
   ASSERT_TCPU(tcpuSetNumThreads(2));
   EXPECT_EXIT(launch("wild_store_atomic", 64, 20), testing::KilledBySignal(SIGSEGV),
-              "in one of programs \\(16, 0, 0\\) to \\(31, 0, 0\\)");
+              "in one of programs \\(16, 0, 0\\) to \\(27, 0, 0\\)");
 }
 
 TEST_F(JitCrashReport, KernelsWithoutAtomicsRunGuided) {
@@ -68,10 +74,10 @@ TEST_F(JitCrashReport, KernelsWithoutAtomicsRunGuided) {
               "in one of programs \\(16, 0, 0\\) to \\(27, 0, 0\\)");
 }
 
-TEST_F(JitCrashReport, AChosenScheduleAppliesToKernelsWithAtomics) {
+TEST_F(JitCrashReport, AChosenScheduleAppliesToKernelsWhoseProgramsWait) {
   ASSERT_TCPU(tcpuSetNumThreads(2));
   ASSERT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_GUIDED, 0));
-  EXPECT_EXIT(launch("wild_store_atomic", 64, 20), testing::KilledBySignal(SIGSEGV),
+  EXPECT_EXIT(launch("wild_store_spin", 64, 20), testing::KilledBySignal(SIGSEGV),
               "in one of programs \\(16, 0, 0\\) to \\(27, 0, 0\\)");
 }
 

@@ -127,7 +127,7 @@ TEST(FuzzSeeds, CacheEntrySeedIsCurrent) {
   tcpu::codegen::KernelInfo bare;
   bare.name = "empty";
   bare.entrySymbol = "__tcpu_entry_empty";
-  bare.flags = TCPU_KERNEL_USES_ATOMICS;
+  bare.flags = TCPU_KERNEL_PROGRAMS_WAIT;
   module.kernels.push_back(bare);
   module.object = "\x7f"
                   "ELF: the reader never looks inside the object";

@@ -2,6 +2,7 @@
 // reference, backward (dX, and dW/dB through the locked partial buffers and
 // the reduction kernel) against the analytic gradient in double.
 #include <algorithm>
+#include <string_view>
 
 #include "tutorial_test_support.hpp"
 
@@ -141,6 +142,22 @@ TEST_F(LayerNorm, BackwardIsStableUnderTwoThreads) {
     if (HasFailure()) break;
   }
   ASSERT_TCPU(tcpuSetNumThreads(0));
+}
+
+// The backward dX kernel takes a lock per group of rows (a loop on atomic_cas): codegen marks it
+// TCPU_KERNEL_PROGRAMS_WAIT, and the runtime deals its programs in launch order. The others have
+// no atomics.
+TEST_F(LayerNorm, OnlyTheLockingKernelIsMarkedAsWaiting) {
+  tcpuModule module = load("layer_norm.bc");
+  for (const char* name :
+       {"layer_norm_bwd_dx_f32_256", "layer_norm_bwd_dx_f32_1024", "layer_norm_bwd_dx_f32_4096",
+        "layer_norm_bwd_dx_f32_8192", "layer_norm_bwd_dx_f16_1024", "layer_norm_fwd_f32",
+        "layer_norm_fwd_f16", "layer_norm_bwd_dwdb_f32", "layer_norm_bwd_dwdb_f16"}) {
+    unsigned int flags = 0xdead;
+    ASSERT_TCPU(tcpuFuncGetFlags(&flags, function(module, name)));
+    const bool locking = std::string_view(name).starts_with("layer_norm_bwd_dx");
+    EXPECT_EQ(flags, locking ? TCPU_KERNEL_PROGRAMS_WAIT : 0u) << name;
+  }
 }
 
 TEST_F(LayerNorm, HalfPrecisionForwardAndBackward) {

@@ -170,5 +170,41 @@ TEST_F(TlAtomic, FloatMaxAndMinFollowTritonsOrder) {
        0x0000000000000001ull, 0x8000000000000001ull, 0x4004000000000000ull, 0xc004000000000000ull});
 }
 
+// Codegen marks the kernels whose programs wait for each other (TCPU_KERNEL_PROGRAMS_WAIT, which
+// the runtime deals in launch order): a loop that leaves on a compare-and-swap of a fixed value
+// (atomic_grid's spin lock) or on an exchange (test_and_set). tl's atomics are retry loops on
+// compare-and-swap themselves, as is updates_only's own: those leave whatever the other programs
+// do, and mark nothing.
+TEST_F(TlAtomic, OnlyKernelsWhoseProgramsWaitAreFlagged) {
+  const auto flags = [&](const char* name) {
+    unsigned int value = 0xdead;
+    EXPECT_EQ(tcpuFuncGetFlags(&value, kernel(name)), TCPU_SUCCESS) << name;
+    return value;
+  };
+  EXPECT_EQ(flags("atomic_grid"), TCPU_KERNEL_PROGRAMS_WAIT);
+  EXPECT_EQ(flags("test_and_set"), TCPU_KERNEL_PROGRAMS_WAIT);
+  EXPECT_EQ(flags("updates_only"), 0u);
+  EXPECT_EQ(flags("f32_extremes"), 0u);
+  EXPECT_EQ(flags("f64_extremes"), 0u);
+
+  // The test-and-set lock keeps its increments exact.
+  int32_t lock = 0, guarded = 0;
+  ASSERT_TCPU(launch(kernel("test_and_set"), kPrograms, 1, 1, &lock, &guarded));
+  EXPECT_EQ(guarded, kPrograms);
+  EXPECT_EQ(lock, 0);
+  // And the updates are exact.
+  float sum = 0, casFloat = 0;
+  std::vector<int32_t> counts(16, 0);
+  std::vector<float> floatMax(16, -INFINITY);
+  ASSERT_TCPU(launch(kernel("updates_only"), kPrograms, 1, 1, &sum, counts.data(), floatMax.data(),
+                     &casFloat));
+  EXPECT_EQ(sum, 0.5f * kPrograms);
+  EXPECT_EQ(casFloat, static_cast<float>(kPrograms));
+  for (int k = 0; k < 16; ++k) {
+    EXPECT_EQ(counts[static_cast<size_t>(k)], kPrograms);
+    EXPECT_EQ(floatMax[static_cast<size_t>(k)], static_cast<float>(kPrograms - 1));
+  }
+}
+
 } // namespace
 } // namespace tcpu::test

@@ -105,3 +105,39 @@ def test_dot_reading_its_accumulator_is_not_in_place() -> None:
         want = want + want @ b.double()
     assert torch.allclose(out.double(), want, rtol=1e-5, atol=1e-6)
     assert "tl::dot_into" not in kernel.asm["source"]
+
+
+@triton.jit
+def locked_row_sums(x_ptr, sums_ptr, lock_ptr, n_cols, GROUPS: tl.constexpr, BLOCK: tl.constexpr):
+    # Layer norm backward's pattern: a spin lock per group of rows around a read-modify-write.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0.0)
+    lock = lock_ptr + row % GROUPS
+    while tl.atomic_cas(lock, 0, 1) == 1:
+        pass
+    tl.store(sums_ptr + row % GROUPS, tl.load(sums_ptr + row % GROUPS) + tl.sum(x, axis=0))
+    tl.atomic_xchg(lock, 0)
+
+
+@triton.jit
+def histogram(x_ptr, counts_ptr, n, BINS: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.atomic_add(counts_ptr + tl.load(x_ptr + offs, mask=mask, other=0) % BINS, 1, mask=mask)
+
+
+def test_only_kernels_whose_programs_wait_are_dealt_in_launch_order() -> None:
+    """Codegen marks a kernel whose programs wait for each other (a loop on atomic_cas), which
+    the runtime then deals in runs of programs in launch order; atomics that only update (a
+    histogram) leave the kernel on the default schedule."""
+    x = torch.ones(64, 100)
+    sums, locks = torch.zeros(4), torch.zeros(4, dtype=torch.int32)
+    locked = locked_row_sums[(64,)](x, sums, locks, 100, GROUPS=4, BLOCK=128)
+    assert torch.equal(sums, torch.full((4,), 1600.0)) and torch.equal(locks, torch.zeros(4, dtype=torch.int32))
+    assert locked.handle.programs_wait
+    values = torch.arange(1000, dtype=torch.int32)
+    counts = torch.zeros(8, dtype=torch.int32)
+    binned = histogram[(8,)](values, counts, 1000, BINS=8, BLOCK=128)
+    assert torch.equal(counts, torch.full((8,), 125, dtype=torch.int32))
+    assert not binned.handle.programs_wait

@@ -59,17 +59,17 @@ TEST_F(CrashReport, IntegerDivisionByZero) {
 
 // Which programs one entry call ran shows the schedule: 64 programs on 2 threads, guided, are
 // dealt as [0, 16), [16, 28), ... whichever thread takes them; dynamic,16 as [16, 32).
-TEST_F(CrashReport, KernelsWithAtomicsRunInRunsOf16Programs) {
+TEST_F(CrashReport, KernelsWhoseProgramsWaitRunInRunsOf16Programs) {
   ASSERT_TCPU(tcpuSetNumThreads(2));
-  EXPECT_EXIT(launchFault("fault_at_atomics", 64, 1, 20, 0), testing::KilledBySignal(SIGSEGV),
-              "kernel 'fault_at_atomics' .* in one of programs \\(16, 0, 0\\) to "
+  EXPECT_EXIT(launchFault("fault_at_waiting", 64, 1, 20, 0), testing::KilledBySignal(SIGSEGV),
+              "kernel 'fault_at_waiting' .* in one of programs \\(16, 0, 0\\) to "
               "\\(31, 0, 0\\)");
 }
 
-TEST_F(CrashReport, AChosenScheduleAppliesToKernelsWithAtomics) {
+TEST_F(CrashReport, AChosenScheduleAppliesToKernelsWhoseProgramsWait) {
   ASSERT_TCPU(tcpuSetNumThreads(2));
   ASSERT_TCPU(tcpuSetSchedule(TCPU_SCHEDULE_GUIDED, 0));
-  EXPECT_EXIT(launchFault("fault_at_atomics", 64, 1, 20, 0), testing::KilledBySignal(SIGSEGV),
+  EXPECT_EXIT(launchFault("fault_at_waiting", 64, 1, 20, 0), testing::KilledBySignal(SIGSEGV),
               "in one of programs \\(16, 0, 0\\) to \\(27, 0, 0\\)");
 }
 

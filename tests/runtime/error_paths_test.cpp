@@ -267,6 +267,7 @@ TEST_F(ErrorPaths, NullOutputArguments) {
   EXPECT_EQ(tcpuMemAlloc(nullptr, 8), TCPU_ERROR_INVALID_VALUE);
   EXPECT_EQ(tcpuGetNumThreads(nullptr), TCPU_ERROR_INVALID_VALUE);
   EXPECT_EQ(tcpuFuncGetParamCount(nullptr, function("empty")), TCPU_ERROR_INVALID_VALUE);
+  EXPECT_EQ(tcpuFuncGetFlags(nullptr, function("empty")), TCPU_ERROR_INVALID_VALUE);
   EXPECT_EQ(tcpuDriverGetVersion(nullptr), TCPU_ERROR_INVALID_VALUE);
   const char* text;
   EXPECT_EQ(tcpuGetErrorName(static_cast<tcpuResult>(12345), &text), TCPU_ERROR_INVALID_VALUE);

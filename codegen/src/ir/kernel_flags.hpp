@@ -1,6 +1,6 @@
-// What the runtime learns about a kernel from its IR, as tcpuKernelDesc.flags: whether it has
-// atomic operations (TCPU_KERNEL_USES_ATOMICS), which makes the runtime deal its programs in
-// launch order (docs/c-api.md).
+// What the runtime learns about a kernel from its IR, as tcpuKernelDesc.flags: whether its
+// programs wait for each other (TCPU_KERNEL_PROGRAMS_WAIT: a loop that exits on shared state, as
+// a spin lock), which makes the runtime deal its programs in launch order (docs/c-api.md).
 #ifndef TCPU_CODEGEN_IR_KERNEL_FLAGS_HPP
 #define TCPU_CODEGEN_IR_KERNEL_FLAGS_HPP
 

@@ -11,9 +11,9 @@
 // TCPU_EXPORT_KERNEL_AS(name, function) names an instantiation of a template:
 //   TCPU_EXPORT_KERNEL_AS(matmul_64x64, matmul<64, 64>)
 // TCPU_EXPORT_KERNEL_WITH_FLAGS(name, flags, function) also sets the descriptor's flags, which
-// no compiler derives from a C++ kernel's body (kernel_abi.h): a kernel whose programs take locks
-// or counters in turn says so, and the runtime deals its programs in launch order:
-//   TCPU_EXPORT_KERNEL_WITH_FLAGS(accumulate, TCPU_KERNEL_USES_ATOMICS, accumulate)
+// no compiler derives from a C++ kernel's body (kernel_abi.h): a kernel whose programs wait for
+// each other (a spin lock, a turn) says so, and the runtime deals its programs in launch order:
+//   TCPU_EXPORT_KERNEL_WITH_FLAGS(accumulate, TCPU_KERNEL_PROGRAMS_WAIT, accumulate)
 #ifndef TCPU_KERNEL_HPP
 #define TCPU_KERNEL_HPP
 
@@ -140,7 +140,7 @@ struct Trampoline<Kernel, std::index_sequence<I...>> {
 };
 
 // The flags of tcpuKernelDesc this runtime knows.
-inline constexpr uint32_t kKnownKernelFlags = TCPU_KERNEL_USES_ATOMICS;
+inline constexpr uint32_t kKnownKernelFlags = TCPU_KERNEL_PROGRAMS_WAIT;
 
 template <auto Kernel>
 struct KernelExport {
@@ -168,7 +168,7 @@ struct KernelExport {
   template <uint32_t Flags = 0>
   static constexpr tcpuKernelDesc describe(const char* name) {
     static_assert((Flags & ~kKnownKernelFlags) == 0,
-                  "unknown kernel flags: tcpuKernelDesc.flags takes TCPU_KERNEL_USES_ATOMICS");
+                  "unknown kernel flags: tcpuKernelDesc.flags takes TCPU_KERNEL_PROGRAMS_WAIT");
     return {TCPU_KERNEL_ABI_VERSION,
             static_cast<uint32_t>(numParams),
             name,

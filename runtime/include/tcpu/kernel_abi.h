@@ -89,11 +89,13 @@ typedef struct tcpuLaunchFrame {
 typedef void (*tcpuKernelEntry)(void* const* params, uint64_t begin, uint64_t end,
                                 const tcpuLaunchFrame* frame);
 
-/* tcpuKernelDesc.flags. TCPU_KERNEL_USES_ATOMICS: the kernel has atomic operations, so its
- * programs may coordinate through memory (locks, counters, partial sums taken in turn). Unless a
- * schedule was chosen (tcpuSetSchedule, TCPU_SCHEDULE), such a kernel's programs are dealt in
- * launch order, in runs of a few programs, as a GPU runs them at once: see docs/c-api.md. */
-#define TCPU_KERNEL_USES_ATOMICS 0x1u
+/* tcpuKernelDesc.flags. TCPU_KERNEL_PROGRAMS_WAIT: the kernel's programs may wait for each other
+ * through memory: a loop that runs until an atomic or volatile read sees another program's
+ * write (a spin lock, a turn, a count). Unless a schedule was chosen (tcpuSetSchedule,
+ * TCPU_SCHEDULE), such a kernel's programs are dealt in launch order, in runs of a few programs,
+ * as a GPU runs them at once: see docs/c-api.md. Atomics that only update (a histogram, a sum)
+ * do not make programs wait. */
+#define TCPU_KERNEL_PROGRAMS_WAIT 0x1u
 
 typedef struct tcpuKernelDesc {
   uint32_t abiVersion; /* TCPU_KERNEL_ABI_VERSION; first so that any version can read it */

@@ -149,7 +149,7 @@ typedef enum tcpuSchedule {
   TCPU_SCHEDULE_GUIDED = 2,  /* shrinking ranges, at least `chunk` programs (0 means 1); the
                                 default, with chunk 0 */
   TCPU_SCHEDULE_DEFAULT = 3, /* tcpuSetSchedule only: back to the default (TCPU_SCHEDULE, else
-                                guided; dynamic,16 for kernels that have atomics) */
+                                guided; dynamic,16 for kernels whose programs wait) */
   TCPU_SCHEDULE_MAX_ENUM = 0x7fffffff
 } tcpuSchedule;
 
@@ -158,8 +158,8 @@ typedef enum tcpuSchedule {
 TCPU_API tcpuResult tcpuSetNumThreads(int numThreads);
 TCPU_API tcpuResult tcpuGetNumThreads(int* numThreads);
 /* A schedule set here applies to every kernel. Until one is (and without TCPU_SCHEDULE), the
- * programs of a kernel that has atomics (TCPU_KERNEL_USES_ATOMICS) run dynamic,16, those of
- * others guided; tcpuGetSchedule reports the latter. */
+ * programs of a kernel whose programs wait for each other (TCPU_KERNEL_PROGRAMS_WAIT) run
+ * dynamic,16, those of others guided; tcpuGetSchedule reports the latter. */
 TCPU_API tcpuResult tcpuSetSchedule(tcpuSchedule schedule, unsigned int chunk);
 TCPU_API tcpuResult tcpuGetSchedule(tcpuSchedule* schedule, unsigned int* chunk);
 
@@ -255,6 +255,9 @@ TCPU_API tcpuResult tcpuModuleGetFunction(tcpuFunction* function, tcpuModule mod
 
 TCPU_API tcpuResult tcpuFuncGetName(const char** name, tcpuFunction function);
 TCPU_API tcpuResult tcpuFuncGetParamCount(unsigned int* count, tcpuFunction function);
+/* The kernel descriptor's flags (TCPU_KERNEL_PROGRAMS_WAIT, kernel_abi.h): what codegen found in
+ * the kernel, or what a C++ kernel exported; 0 for a descriptor of ABI v1. */
+TCPU_API tcpuResult tcpuFuncGetFlags(unsigned int* flags, tcpuFunction function);
 /* Describes parameter `index` (the name pointer lives as long as the module). */
 TCPU_API tcpuResult tcpuFuncGetParamInfo(tcpuParamDesc* info, tcpuFunction function,
                                          unsigned int index);

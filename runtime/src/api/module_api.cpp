@@ -263,6 +263,17 @@ tcpuResult tcpuFuncGetParamCount(unsigned int* count, tcpuFunction function) {
   });
 }
 
+tcpuResult tcpuFuncGetFlags(unsigned int* flags, tcpuFunction function) {
+  return initializedApi("tcpuFuncGetFlags", [&] {
+    if (!flags) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuFuncGetFlags: flags is NULL");
+    auto object = findFunction(function);
+    if (!object) return invalidFunction("tcpuFuncGetFlags", function);
+    // flags exists from ABI v2 on (module loading refused other versions).
+    *flags = object->desc->abiVersion >= 2 ? object->desc->flags : 0;
+    return TCPU_SUCCESS;
+  });
+}
+
 tcpuResult tcpuFuncGetParamInfo(tcpuParamDesc* info, tcpuFunction function, unsigned int index) {
   return initializedApi("tcpuFuncGetParamInfo", [&] {
     if (!info) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuFuncGetParamInfo: info is NULL");

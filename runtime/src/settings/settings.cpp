@@ -90,9 +90,9 @@ LaunchSettings LaunchSettings::forKernel(const tcpuKernelDesc& kernel) const {
   LaunchSettings settings = *this;
   // flags exists from ABI v2 on (module loading refused other versions).
   const uint32_t flags = kernel.abiVersion >= 2 ? kernel.flags : 0;
-  if (!scheduleChosen && (flags & TCPU_KERNEL_USES_ATOMICS)) {
-    settings.schedule = kAtomicsSchedule;
-    settings.chunk = kAtomicsChunk;
+  if (!scheduleChosen && (flags & TCPU_KERNEL_PROGRAMS_WAIT)) {
+    settings.schedule = kWaitingSchedule;
+    settings.chunk = kWaitingChunk;
   }
   return settings;
 }

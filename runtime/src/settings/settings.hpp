@@ -20,7 +20,7 @@ namespace tcpu::detail {
 // add (bench/RESULTS.md, 2026-11-28).
 constexpr tcpuSchedule kDefaultSchedule = TCPU_SCHEDULE_GUIDED;
 
-// The schedule of a kernel with TCPU_KERNEL_USES_ATOMICS where none was chosen: runs of 16
+// The schedule of a kernel with TCPU_KERNEL_PROGRAMS_WAIT where none was chosen: runs of 16
 // programs in launch order. The layer norm tutorial's backward pass takes a lock per row modulo
 // GROUP_SIZE_M; with contiguous shares, two threads on rows congruent modulo the group wait on
 // one lock, and stay in that lockstep. Runs of 16 keep the programs running at once neighbours,
@@ -29,8 +29,8 @@ constexpr tcpuSchedule kDefaultSchedule = TCPU_SCHEDULE_GUIDED;
 // GB/s guided at 8 threads, 23-29 against 20-22 at 4, 76-84 against 64-85 at 16; on 2 vCPUs a
 // median 4.2 against 5.3 ms guided in one sitting, and the same median but no slow mode (at
 // least 11.0 GB/s, against 7.2 guided) in another (bench/RESULTS.md, 2026-11-28).
-constexpr tcpuSchedule kAtomicsSchedule = TCPU_SCHEDULE_DYNAMIC;
-constexpr uint32_t kAtomicsChunk = 16;
+constexpr tcpuSchedule kWaitingSchedule = TCPU_SCHEDULE_DYNAMIC;
+constexpr uint32_t kWaitingChunk = 16;
 
 struct LaunchSettings {
   int numThreads = 1;
@@ -38,8 +38,8 @@ struct LaunchSettings {
   uint32_t chunk = 0;
   bool scheduleChosen = false; // by tcpuSetSchedule or TCPU_SCHEDULE
 
-  // These settings for a launch of `kernel`: the schedule for kernels with atomics where none
-  // was chosen.
+  // These settings for a launch of `kernel`: the schedule for kernels whose programs wait,
+  // where none was chosen.
   LaunchSettings forKernel(const tcpuKernelDesc& kernel) const;
 };
 

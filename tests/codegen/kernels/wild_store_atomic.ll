@@ -1,6 +1,6 @@
 ; wild_store, but the other programs add 1 to out[x] atomically, in a function the kernel calls:
-; codegen marks the kernel TCPU_KERNEL_USES_ATOMICS (found through the call), and the runtime
-; deals its programs in runs of 16.
+; an atomic that only updates makes no program wait for another, so codegen sets no flag and the
+; runtime deals the programs guided, as any kernel's.
 define void @wild_store_atomic(ptr %out, i32 %victim, i32 %x, i32 %y, i32 %z, i32 %gx, i32 %gy,
                                i32 %gz) {
 entry:

@@ -80,3 +80,33 @@ struct float_extremes : tl::program {
 };
 TL_KERNEL(f32_extremes, float_extremes<float>);
 TL_KERNEL(f64_extremes, float_extremes<double>);
+
+// A test-and-set lock (atomic_xchg until it returns 0) around a plain increment: its programs
+// wait for each other, as the spin lock of atomic_grid's (tl_atomic_test.cpp checks the flag).
+struct test_and_set : tl::program {
+  void operator()(int32_t* lock, int32_t* guarded) const {
+    while (tl::atomic_xchg(lock, 1) != 0) {
+    }
+    *guarded = *guarded + 1;
+    tl::atomic_xchg(lock, 0);
+  }
+};
+TL_KERNEL(test_and_set, test_and_set);
+
+// Atomics that only update, and a compare-and-swap retried on the value it saw: no program waits
+// for another, whatever the others do.
+struct updates_only : tl::program {
+  void operator()(float* sum, int32_t* counts, float* floatMax, float* casFloat) const {
+    const auto lanes = tl::arange<0, 16>();
+    tl::atomic_add(sum, 0.5f);
+    tl::atomic_add(counts + lanes, 1);
+    tl::atomic_max(floatMax + lanes, static_cast<float>(program_id(0)));
+    float seen = *casFloat;
+    for (;;) {
+      const float got = tl::atomic_cas(casFloat, seen, seen + 1.0f);
+      if (tl::bitcast<uint32_t>(got) == tl::bitcast<uint32_t>(seen)) break;
+      seen = got;
+    }
+  }
+};
+TL_KERNEL(updates_only, updates_only);

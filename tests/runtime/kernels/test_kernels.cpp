@@ -147,9 +147,9 @@ __attribute__((no_sanitize("undefined"))) void fault_at(int32_t* out, uint32_t v
 }
 TCPU_EXPORT_KERNEL(fault_at)
 
-// fault_at described as a kernel that has atomics (TCPU_KERNEL_USES_ATOMICS), as codegen
-// describes one.
-TCPU_EXPORT_KERNEL_WITH_FLAGS(fault_at_atomics, TCPU_KERNEL_USES_ATOMICS, fault_at)
+// fault_at described as a kernel whose programs wait for each other (TCPU_KERNEL_PROGRAMS_WAIT),
+// as codegen describes one.
+TCPU_EXPORT_KERNEL_WITH_FLAGS(fault_at_waiting, TCPU_KERNEL_PROGRAMS_WAIT, fault_at)
 
 // fault_at behind a descriptor of ABI v1, which ends before `flags`: the runtime still reads it,
 // and must not read past it (ASan's stage would see that).
