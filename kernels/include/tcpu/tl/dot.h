@@ -33,9 +33,9 @@ using dot_out_t = std::conditional_t<std::is_same_v<T, _Float16> && std::is_same
 
 // Register tile of the product: up to kTileRows rows of acc by Cols columns, accumulated over
 // all of K before being written back, each element in k order (so results do not depend on the
-// tile). Cols is 16 fp32 (two AVX2 registers, four SSE or NEON ones), or 32 where the target
-// prefers 512-bit vectors. 6 rows of 16 are 12 AVX2 accumulators: with the two B vectors and an
-// A broadcast, 15 of the 16 ymm registers, which is what two FMA pipes of 4 cycles' latency
+// tile). Cols is 16 fp32 (two AVX2 registers, four SSE or NEON ones), or 32 (64, below) where
+// the target prefers 512-bit vectors. 6 rows of 16 are 12 AVX2 accumulators: with the two B vectors
+// and an A broadcast, 15 of the 16 ymm registers, which is what two FMA pipes of 4 cycles' latency
 // need (8 independent chains at least) with loads to spare: 6 broadcasts and 2 loads per 12
 // FMAs. 4 rows ran about 8 % slower on Zen 3 in a stand-alone copy of the tutorial's loop
 // nest; in the whole kernel the difference is within noise (bench/RESULTS.md, issue 19). The
@@ -43,6 +43,17 @@ using dot_out_t = std::conditional_t<std::is_same_v<T, _Float16> && std::is_same
 constexpr int kTileRows = 6;
 constexpr int kTileCols = 16;
 constexpr int kWideTileCols = 32;
+// Products at least 128 columns wide take tiles of 64 where the target prefers 512-bit vectors:
+// 6 rows of 4 zmm are 24 accumulators (29 of the 32 registers with four B vectors and a
+// broadcast), 10 loads per 24 FMAs instead of 8 per 12. On the GPU host's Xeon, which retires two
+// 512-bit FMAs per cycle, the tutorial's matmul with 128 x 128 tiles ran 0-2 % faster on one
+// thread in one sitting and 5-23 % in another, and 2-21 % at 16 threads (n = 2048, AOT,
+// alternating runs); on a 2-vCPU Zen 4, 1-2 % faster. Narrower products keep tiles of 32: the
+// attention tutorial's 64-column ones ran 1-2 % slower with 64 on the Zen 4 (bench/RESULTS.md,
+// 2026-11-28).
+constexpr int kWidestTileCols = 64;
+template <int N>
+constexpr bool kWidestTileApplies = N % kWidestTileCols == 0 && N >= 2 * kWidestTileCols;
 // Columns per tile for a product of N columns: whole tiles where they divide it, else all N.
 template <int N, int Cols>
 constexpr int kColsPerTile = N % Cols == 0 ? Cols : N;
@@ -143,7 +154,9 @@ TL_INLINE void dotProduct(const X& a, const Y& b, const A* acc, A* c) {
   const auto& wb = widened<A>(b);
   const auto tiles = [&](const A* const* rowsOfA) TL_INLINE_LAMBDA {
     // The choice folds away: codegen makes the width a constant.
-    if (platform::targetVectorBits() >= 512 && N % kWideTileCols == 0)
+    if (platform::targetVectorBits() >= 512 && kWidestTileApplies<N>)
+      dotTiles<A, M, K, N, kWidestTileCols>(rowsOfA, wb.v, acc, c);
+    else if (platform::targetVectorBits() >= 512 && N % kWideTileCols == 0)
       dotTiles<A, M, K, N, kWideTileCols>(rowsOfA, wb.v, acc, c);
     else
       dotTiles<A, M, K, N, kTileCols>(rowsOfA, wb.v, acc, c);
