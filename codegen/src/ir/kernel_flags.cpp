@@ -197,10 +197,11 @@ private:
 
 // The loops to look at, in the form the optimizer gives them: in a copy of the kernel and the
 // functions it calls, those that read shared state (tl's atomics, and what calls them) are
-// inlined into their callers, and local variables become SSA values. In the code as loaded, a
-// spin lock is a loop around a call, and its value reaches the loop's branch through an alloca.
-// Only those functions are inlined: inlining all of tl's would cost more than the compile
-// (84,000 instructions for layer norm's backward kernel).
+// inlined into their callers, as are those marked always_inline (tl's helpers), and local
+// variables become SSA values. In the code as loaded, a spin lock is a loop around a call, and
+// its value reaches the loop's branch through an alloca. Inlining every function (the standard
+// library's too) made layer norm's backward kernel 84,000 instructions and its module's compile
+// 5.5 times as long; this way it costs about 2 %.
 bool kernelWaits(const llvm::Function& kernel, SharedReads& sharedReads) {
   const std::vector<const llvm::Function*> reachable = reachableFunctions(kernel);
   const llvm::SmallPtrSet<const llvm::Function*, 16> needed(reachable.begin(), reachable.end());
