@@ -23,16 +23,13 @@
 namespace tcpu::codegen {
 namespace {
 
-bool isAtomicUpdate(const llvm::Instruction& instruction) {
-  return llvm::isa<llvm::AtomicRMWInst>(instruction) ||
-         llvm::isa<llvm::AtomicCmpXchgInst>(instruction);
-}
-
-// What another program can change under a running one: atomic updates, and atomic or volatile
-// loads.
+// What another program can change under a running one: atomic updates (read-modify-writes,
+// compare-exchanges), and atomic or volatile loads.
 bool readsSharedState(const llvm::Instruction& instruction) {
   const auto* load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
-  return isAtomicUpdate(instruction) || (load && (load->isAtomic() || load->isVolatile()));
+  return llvm::isa<llvm::AtomicRMWInst>(instruction) ||
+         llvm::isa<llvm::AtomicCmpXchgInst>(instruction) ||
+         (load && (load->isAtomic() || load->isVolatile()));
 }
 
 const llvm::Function* definedCallee(const llvm::Instruction& instruction) {

@@ -202,7 +202,7 @@ extern "C" tcpuResult tcpuLaunchKernel(tcpuFunction f, unsigned int gridDimX, un
                     .programs = programs,
                     .scratchBytes = sharedMemBytes,
                     .kernel = function->desc};
-    LaunchSettings settings = state.settings.launchSettings().forKernel(*function->desc);
+    LaunchSettings settings = state.settings.launchSettings().forKernel(function->flags());
     if (options.numThreads > 0) settings.numThreads = options.numThreads;
     if (!stream) {
       state.streams.waitForBlocking();

@@ -268,8 +268,7 @@ tcpuResult tcpuFuncGetFlags(unsigned int* flags, tcpuFunction function) {
     if (!flags) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuFuncGetFlags: flags is NULL");
     auto object = findFunction(function);
     if (!object) return invalidFunction("tcpuFuncGetFlags", function);
-    // flags exists from ABI v2 on (module loading refused other versions).
-    *flags = object->desc->abiVersion >= 2 ? object->desc->flags : 0;
+    *flags = object->flags();
     return TCPU_SUCCESS;
   });
 }

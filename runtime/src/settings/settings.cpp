@@ -86,10 +86,8 @@ LaunchSettings Settings::launchSettings() const {
           static_cast<uint32_t>(packed), (packed & kChosen) != 0};
 }
 
-LaunchSettings LaunchSettings::forKernel(const tcpuKernelDesc& kernel) const {
+LaunchSettings LaunchSettings::forKernel(uint32_t flags) const {
   LaunchSettings settings = *this;
-  // flags exists from ABI v2 on (module loading refused other versions).
-  const uint32_t flags = kernel.abiVersion >= 2 ? kernel.flags : 0;
   if (!scheduleChosen && (flags & TCPU_KERNEL_PROGRAMS_WAIT)) {
     settings.schedule = kWaitingSchedule;
     settings.chunk = kWaitingChunk;

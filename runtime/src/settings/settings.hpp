@@ -38,9 +38,9 @@ struct LaunchSettings {
   uint32_t chunk = 0;
   bool scheduleChosen = false; // by tcpuSetSchedule or TCPU_SCHEDULE
 
-  // These settings for a launch of `kernel`: the schedule for kernels whose programs wait,
-  // where none was chosen.
-  LaunchSettings forKernel(const tcpuKernelDesc& kernel) const;
+  // These settings for a launch of a kernel with descriptor flags `flags`: the schedule for
+  // kernels whose programs wait, where none was chosen.
+  LaunchSettings forKernel(uint32_t flags) const;
 };
 
 struct LaunchHooks {

@@ -2,6 +2,7 @@
 #ifndef TCPU_SRC_OBJECTS_HPP
 #define TCPU_SRC_OBJECTS_HPP
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -28,6 +29,10 @@ struct Function {
   std::shared_ptr<Module> module; // keeps the code loaded while a launch holds this
   const tcpuKernelDesc* desc;
   std::string name;
+
+  // The descriptor's flags (TCPU_KERNEL_PROGRAMS_WAIT): the field exists from ABI v2 on, and
+  // module loading refuses other versions.
+  uint32_t flags() const { return desc->abiVersion >= 2 ? desc->flags : 0; }
 };
 
 } // namespace tcpu::detail

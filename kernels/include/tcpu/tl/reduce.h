@@ -102,7 +102,7 @@ struct ExtremeOp {
     if constexpr (std::is_floating_point_v<A>)
       return (Max ? b > a : b < a) ? b : a;
     else
-      return Max ? maxOf(a, b, PropagateNan::none) : minOf(a, b, PropagateNan::none);
+      return extremeOf<Max>(a, b, PropagateNan::none);
   }
 };
 using MaxOp = ExtremeOp<true>;
