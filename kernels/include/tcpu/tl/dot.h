@@ -48,7 +48,7 @@ constexpr int kWideTileCols = 32;
 // broadcast), 10 loads per 24 FMAs instead of 8 per 12. On the GPU host's Xeon, which retires two
 // 512-bit FMAs per cycle, the tutorial's matmul with 128 x 128 tiles ran 0-2 % faster on one
 // thread in one sitting and 5-23 % in another, and 2-21 % at 16 threads (n = 2048, AOT,
-// alternating runs); on a 2-vCPU Zen 4, 1-2 % faster. Narrower products keep tiles of 32: the
+// alternating runs); on a 2-vCPU Zen 4, 0-2 % faster. Narrower products keep tiles of 32: the
 // attention tutorial's 64-column ones ran 1-2 % slower with 64 on the Zen 4 (bench/RESULTS.md,
 // 2026-11-28).
 constexpr int kWidestTileCols = 64;
