@@ -7,6 +7,9 @@
 #   scripts/gpu/bundle-aot-bench.sh build-clang emeraldrapids
 #   run, carrying .gpurun-a:  cd .gpurun-a && LD_LIBRARY_PATH=. ./aot_bench 21 &&
 #                             python3 torch_baseline.py
+#   or, matmul beside torch.mm in one process:
+#                             cd .gpurun-a && LD_LIBRARY_PATH=. TCPU_NUM_THREADS=1 \
+#                             python3 paired_matmul.py 1 9 2048
 set -euo pipefail
 build="$(cd "${1:?usage: $0 BUILD_DIR CPU}" && pwd)"
 cpu=${2:?usage: $0 BUILD_DIR CPU}
@@ -57,5 +60,14 @@ clang++-19 -O2 -std=c++20 -I"$here/runtime/include" -I"$stage" "$here/bench/aot/
   "$stage"/*.o -L"$build/runtime" -ltcpu_runtime -lsleef -Wl,-rpath,'$ORIGIN' -o .gpurun-a/aot_bench
 LD_LIBRARY_PATH="$build/runtime" ldd .gpurun-a/aot_bench | awk '/=> \// {print $3}' |
   grep -E '/lib(tcpu_runtime|sleef|omp)\.so' | xargs -I{} cp -L {} .gpurun-a/
-cp "$here/bench/aot/torch_baseline.py" .gpurun-a/
+# The matmul launchers as a shared library, for bench/aot/paired_matmul.py (torch.mm in the same
+# process), with one thread's FMA peak where the CPU named has AVX-512.
+peak=()
+if clang-19 -O2 -march="$cpu" -fPIC -c "$here/bench/aot/fma_peak.c" -o "$stage/fma_peak.o" 2>/dev/null; then
+  peak=("$stage/fma_peak.o")
+fi
+clang-19 -O2 -shared -fPIC -I"$here/runtime/include" -I"$stage" "$stage/matmul_kernels.c" \
+  "$stage"/matmul.*.o "$stage"/matmul_large.*.o "$stage"/matmul_wrap.*.o "${peak[@]}" \
+  -L"$build/runtime" -ltcpu_runtime -Wl,-rpath,'$ORIGIN' -o .gpurun-a/libaot_kernels.so
+cp "$here/bench/aot/torch_baseline.py" "$here/bench/aot/paired_matmul.py" .gpurun-a/
 ls -l .gpurun-a
