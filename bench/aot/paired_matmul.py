@@ -16,20 +16,11 @@ import sys
 import time
 
 import torch
+from torch_baseline import median_seconds
 
 KERNELS = ("matmul_f32", "matmul_f32_large", "matmul_f32_wrap")
 LAUNCHERS = {"matmul_f32": "matmul_default", "matmul_f32_large": "matmul_large_default",
              "matmul_f32_wrap": "matmul_wrap_default"}
-
-
-def median_seconds(run, repetitions):
-    run()
-    times = []
-    for _ in range(repetitions):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> int:
