@@ -6,9 +6,11 @@ minutes, which separate processes cannot tell from the kernels' own differences.
     cd .gpurun-a && LD_LIBRARY_PATH=. TCPU_NUM_THREADS=T python3 paired_matmul.py T ROUNDS [N ...]
 
 Each round times torch.mm and matmul_f32, matmul_f32_large and matmul_f32_wrap (medians of
-REPS launches after one warm-up, default 3), and, where the bundle has it, one thread's FMA peak
-(fma_peak.c). It prints GFLOP/s per round, then per kernel the ratios to torch.mm round by round
-and their median, and checks that the three kernels' results are equal and close to torch's."""
+REPS launches after one warm-up, default 3), and, where the bundle has them, the same loop nest
+with libxsmm's micro-kernel (xsmm_nest.c; sizes that are multiples of 128; OMP_NUM_THREADS sets
+its threads) and one thread's FMA peak (fma_peak.c). It prints GFLOP/s per round, then per
+kernel the ratios to torch.mm round by round and their median, and checks that tcpu's three
+kernels' results are equal and close to torch's (and says whether libxsmm's are tcpu's)."""
 import ctypes
 import os
 import statistics
@@ -35,11 +37,13 @@ def main() -> int:
     peak = getattr(lib, "fma_peak", None)
     if peak is not None:
         peak.restype, peak.argtypes = ctypes.c_double, [ctypes.c_long]
+    xsmm_path = os.path.join(here, "libxsmm_nest.so")
+    xsmm = ctypes.CDLL(xsmm_path).xsmm_nest if os.path.exists(xsmm_path) else None
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; "
           f"TCPU_NUM_THREADS={os.environ.get('TCPU_NUM_THREADS', '(all)')}")
     for n in sizes:
         a, b = torch.randn(n, n), torch.randn(n, n)
-        outputs = {name: torch.zeros(n, n) for name in ("torch.mm",) + KERNELS}
+        outputs = {name: torch.zeros(n, n) for name in ("torch.mm", "xsmm_nest") + KERNELS}
         runs = {"torch.mm": lambda: torch.mm(a, b, out=outputs["torch.mm"])}
         for name in KERNELS:
             launch = getattr(lib, LAUNCHERS[name])
@@ -51,6 +55,13 @@ def main() -> int:
                 if (status := launch(*args)) != 0:
                     raise SystemExit(f"{name}: launch failed ({status})")
             runs[name] = run
+        if xsmm is not None and n % 128 == 0:
+            pointers = [ctypes.c_void_p(x.data_ptr()) for x in (a, b, outputs["xsmm_nest"])]
+
+            def run_xsmm(pointers=pointers, n=n):
+                if xsmm(*pointers, n) != 0:
+                    raise SystemExit("xsmm_nest: libxsmm has no kernel for the tile")
+            runs["xsmm_nest"] = run_xsmm
         rates = {name: [] for name in runs}
         peaks = []
         for round_ in range(rounds):
@@ -75,7 +86,10 @@ def main() -> int:
         summary = " ".join(f"{name} {statistics.median(rates[name]):.1f}" for name in runs)
         print(f"n={n} T={threads} medians (GFLOP/s): {summary}" +
               (f" fma_peak {statistics.median(peaks):.1f}" if peaks else ""))
-        for name in KERNELS:
+        if "xsmm_nest" in runs:
+            same = torch.equal(outputs["xsmm_nest"], outputs[KERNELS[0]])
+            print(f"n={n}: xsmm_nest's result is {'' if same else 'not '}bit-identical to tcpu's")
+        for name in [name for name in runs if name != "torch.mm"]:
             ratios = [x / t for x, t in zip(rates[name], rates["torch.mm"])]
             print(f"n={n} T={threads} {name} / torch.mm by round: " +
                   " ".join(f"{r:.2f}" for r in ratios) + f"; median {statistics.median(ratios):.2f}")

@@ -69,5 +69,14 @@ fi
 clang-19 -O2 -shared -fPIC -I"$here/runtime/include" -I"$stage" "$stage/matmul_kernels.c" \
   "$stage"/matmul.*.o "$stage"/matmul_large.*.o "$stage"/matmul_wrap.*.o "${peak[@]}" \
   -L"$build/runtime" -ltcpu_runtime -Wl,-rpath,'$ORIGIN' -o .gpurun-a/libaot_kernels.so
+# The same loop nest with libxsmm's micro-kernel, where Debian's libxsmm-dev (a static library)
+# is installed: the comparison issue 19 asked for.
+if [ -f /usr/lib/libxsmm.a ]; then
+  clang-19 -O2 -shared -fPIC -fopenmp=libomp "$here/bench/aot/xsmm_nest.c" -Wl,--whole-archive \
+    /usr/lib/libxsmm.a -Wl,--no-whole-archive /usr/lib/libxsmmnoblas.a -lm -ldl -lpthread \
+    -o .gpurun-a/libxsmm_nest.so
+else
+  echo "bundle-aot-bench: no /usr/lib/libxsmm.a (Debian's libxsmm-dev): no xsmm_nest" >&2
+fi
 cp "$here/bench/aot/torch_baseline.py" "$here/bench/aot/paired_matmul.py" .gpurun-a/
 ls -l .gpurun-a
