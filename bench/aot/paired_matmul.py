@@ -92,7 +92,8 @@ def main() -> int:
         for name in [name for name in runs if name != "torch.mm"]:
             ratios = [x / t for x, t in zip(rates[name], rates["torch.mm"])]
             print(f"n={n} T={threads} {name} / torch.mm by round: " +
-                  " ".join(f"{r:.2f}" for r in ratios) + f"; median {statistics.median(ratios):.2f}")
+                  " ".join(f"{r:.2f}" for r in ratios) +
+                  f"; median {statistics.median(ratios):.2f}")
     return 0
 
 

@@ -33,7 +33,8 @@ def main() -> None:
         print(f"torch.mm bf16 {n}: {seconds * 1e3:.3f} ms, {2 * n**3 / seconds / 1e9:.1f} GFLOP/s")
     x = torch.randn(4096, 1024)
     seconds = median_seconds(lambda: torch.softmax(x, 1), 105)
-    print(f"torch.softmax 4096x1024: {seconds * 1e3:.3f} ms, {2 * x.numel() * 4 / seconds / 1e9:.1f} GB/s")
+    rate = 2 * x.numel() * 4 / seconds / 1e9
+    print(f"torch.softmax 4096x1024: {seconds * 1e3:.3f} ms, {rate:.1f} GB/s")
 
 
 if __name__ == "__main__":

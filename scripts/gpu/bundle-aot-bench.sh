@@ -63,7 +63,8 @@ LD_LIBRARY_PATH="$build/runtime" ldd .gpurun-a/aot_bench | awk '/=> \// {print $
 # The matmul launchers as a shared library, for bench/aot/paired_matmul.py (torch.mm in the same
 # process), with one thread's FMA peak where the CPU named has AVX-512.
 peak=()
-if clang-19 -O2 -march="$cpu" -fPIC -c "$here/bench/aot/fma_peak.c" -o "$stage/fma_peak.o" 2>/dev/null; then
+if clang-19 -O2 -march="$cpu" -fPIC -c "$here/bench/aot/fma_peak.c" -o "$stage/fma_peak.o" \
+  2>/dev/null; then
   peak=("$stage/fma_peak.o")
 fi
 clang-19 -O2 -shared -fPIC -I"$here/runtime/include" -I"$stage" "$stage/matmul_kernels.c" \
