@@ -118,7 +118,7 @@ def generate(jit: Any, key_kinds: list[tuple[Any, ...]], constexprs: dict[str, A
              debug: bool, all_mutable: bool, reads: Any = None
              ) -> tuple[str, str, list[Param], Any]:
     """The C++ source of one specialization, its kernel name and run-time parameters;
-    `reads` (a disk_cache.Reads), if given, learns the globals the lowering reads."""
+    `reads` (a cache_key.Reads), if given, learns the globals the lowering reads."""
     # Imported here: a process whose kernels all come from the disk cache never lowers.
     from .emitter import Emitter
     from .lower import Lowerer
@@ -198,11 +198,11 @@ def load_cached(jit: Any, key_kinds: list[tuple[Any, ...]], debug: bool, all_mut
                 fp_contract: bool = True) -> tuple[CompiledKernel | None, str | None]:
     """The specialization from the disk cache (no lowering, no LLVM), and the entry's name
     (None when this specialization cannot be kept on disk)."""
-    from . import disk_cache
+    from . import cache_key, disk_cache
     if disk_cache.directory() is None:
         return None, None
     check_bounds = _check_bounds(debug)
-    name = disk_cache.key(jit, key_kinds, debug, all_mutable, fp_contract, check_bounds)
+    name = cache_key.key(jit, key_kinds, debug, all_mutable, fp_contract, check_bounds)
     if name is None:
         return None, None
     found = disk_cache.load(name, jit, key_kinds)
@@ -231,8 +231,8 @@ def compile_specialization(jit: Any, key_kinds: list[tuple[Any, ...]], constexpr
                            cache_name: str | None = None) -> CompiledKernel:
     """Lowers and compiles one specialization; with `cache_name` (load_cached's), keeps it in
     the disk cache too."""
-    from . import disk_cache
-    reads = disk_cache.Reads(type(jit)) if cache_name else None
+    from . import cache_key, disk_cache
+    reads = cache_key.Reads(type(jit)) if cache_name else None
     text, name, params, lowerer = generate(jit, key_kinds, constexprs, debug, all_mutable, reads)
     codes = "".join("P" if p.dtype.is_ptr() else CODES[p.dtype.name] for p in params)
     check_bounds = _check_bounds(debug)
