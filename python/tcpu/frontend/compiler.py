@@ -121,7 +121,7 @@ def generate(jit: Any, key_kinds: list[tuple[Any, ...]], constexprs: dict[str, A
     `reads` (a cache_key.Reads), if given, learns the globals the lowering reads."""
     # Imported here: a process whose kernels all come from the disk cache never lowers.
     from .emitter import Emitter
-    from .lower import Lowerer
+    from .lowering import Lowerer
     source = jit.source()
     names = jit.arg_names
     bindings: dict[str, Any] = {}

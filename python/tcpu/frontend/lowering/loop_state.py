@@ -13,11 +13,11 @@ import dataclasses
 import re
 from typing import Any, Callable
 
-from .emitter import Emitter
-from .ops.descriptors import TensorDescriptor
-from .ops.dot_ops import Accumulating
-from .ops.memory import BlockPointer
-from .values import Value, unwrap
+from ..emitter import Emitter
+from ..ops.descriptors import TensorDescriptor
+from ..ops.dot_ops import Accumulating
+from ..ops.memory import BlockPointer
+from ..values import Value, unwrap
 
 
 def _identifier(var: str) -> str:

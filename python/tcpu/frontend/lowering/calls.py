@@ -1,0 +1,152 @@
+"""Calls: the arguments (`*` over compile-time tuples), then by what is called: a tensor's method
+(x.sum, x.to), a @jit helper (inlined, specialized on its arguments), a triton.language builtin
+(its op in ops/, arguments checked against its signature), print, min and max (elementwise on
+run-time values), isinstance on a tensor, or any other Python callable on compile-time values.
+`combine_lambda` makes a reduction's or scan's combine_fn a C++ lambda."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
+from ...triton.language import core as tlc
+from .. import cpp
+from ..errors import CompilationError, UnsupportedError
+from ..ops import OPS
+from ..ops.arith import convert
+from ..ops.descriptors import TensorDescriptor
+from ..values import Value, unwrap
+from .core import LowererCore
+
+
+@dataclass(frozen=True)
+class BoundMethod:
+    """`x.sum` before the call: a builtin with its first argument bound."""
+
+    name: str
+    self_value: Any  # a Value, or a TensorDescriptor
+
+
+class Calls(LowererCore):
+    """`_expr_Call`, `call`, the inlining of @jit helpers and `combine_lambda`."""
+
+    def _expr_Call(self, node: ast.Call) -> Any:
+        fn = unwrap(self._expr(node.func))
+        args: list[Any] = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                seq = unwrap(self._expr(a.value))
+                if not isinstance(seq, (tuple, list)):
+                    raise self.error(a, "only compile-time tuples can be unpacked with *")
+                args.extend(seq)
+            else:
+                args.append(self._expr(a))
+        kwargs = {}
+        for k in node.keywords:
+            if k.arg is None:
+                raise self.error(node, "**kwargs in a call is not supported in kernels")
+            kwargs[k.arg] = self._expr(k.value)
+        return self.call(fn, args, kwargs, node)
+
+    def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        if isinstance(fn, BoundMethod):
+            name = "cast" if fn.name == "to" else fn.name
+            return self._builtin(name, [fn.self_value, *args], kwargs, node)
+        if isinstance(fn, self.jit_type):
+            return self.inline(fn, args, kwargs, node)
+        builtin_name = getattr(fn, tlc.BUILTIN_ATTR, None)
+        if builtin_name is not None:
+            return self._builtin(builtin_name, args, kwargs, node)
+        if fn is builtins.print:
+            return self._builtin("device_print", [str(args[0]) if args and isinstance(
+                unwrap(args[0]), str) else "", *(args[1:] if args and isinstance(
+                    unwrap(args[0]), str) else args)], {}, node)
+        if fn in (builtins.min, builtins.max):
+            return self._min_max(fn, args, node)
+        if fn is tlc.constexpr:
+            return unwrap(args[0]) if args else None
+        if fn is builtins.isinstance and len(args) == 2 and isinstance(
+                unwrap(args[0]), (Value, TensorDescriptor)):
+            # A run-time value is a tl.tensor, a descriptor a tl.tensor_descriptor (and
+            # nothing else a kernel can name).
+            classes = unwrap(args[1])
+            classes = classes if isinstance(classes, tuple) else (classes,)
+            kind = tlc.tensor if isinstance(unwrap(args[0]), Value) else tlc.tensor_descriptor
+            return any(c is kind for c in classes)
+        if any(isinstance(unwrap(a), Value) for a in [*args, *kwargs.values()]):
+            raise self.error(node, f"cannot call {getattr(fn, '__name__', fn)!r} with run-time "
+                             "values (only @jit functions and triton.language builtins can be)")
+        try:
+            return fn(*[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
+        except CompilationError:
+            raise
+        except Exception as e:  # a compile-time Python call failed: point at the kernel line
+            raise self.error(node, f"{getattr(fn, '__name__', fn)}(...) raised "
+                             f"{type(e).__name__}: {e}") from None
+
+    def _min_max(self, fn: Any, args: list[Any], node: ast.AST) -> Any:
+        vals = [unwrap(a) for a in args]
+        if len(vals) == 1 and isinstance(vals[0], (tuple, list)):
+            vals = list(vals[0])
+        if not any(isinstance(v, Value) for v in vals):
+            return fn(*vals)
+        name = "minimum" if fn is builtins.min else "maximum"
+        result = vals[0]
+        for v in vals[1:]:
+            result = self._builtin(name, [result, v], {}, node)
+        return result
+
+    def _builtin(self, name: str, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        impl = OPS.get(name)
+        if impl is None:
+            what = name if "." in name else f"tl.{name}"
+            raise self.error(node, f"{what} is not supported by tcpu yet", UnsupportedError)
+        try:
+            sig = inspect.signature(impl)
+            sig.bind(None, *args, **kwargs)
+        except TypeError as e:
+            raise self.error(node, f"{name}(): {e}") from None
+        return impl(self.cx(node), *args, **kwargs)
+
+    # --- @jit helpers ---------------------------------------------------------------------
+    def inline(self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
+        source = fn.source()
+        try:
+            bound = inspect.signature(fn.fn).bind(*args, **kwargs)
+        except TypeError as e:
+            raise self.error(node, f"{fn.__name__}(): {e}") from None
+        bound.apply_defaults()
+        # A helper's `tl.constexpr` annotations decide nothing: as in Triton's call_JitFunction,
+        # what is compile-time is what the caller passes (a tensor given to an annotated
+        # parameter is a tensor there; tutorial 06 passes offs_m so).
+        bindings = {k: unwrap(v) for k, v in bound.arguments.items()}
+        result = self.lower_function(source, fn.fn.__globals__, bindings, is_kernel=False)
+        return result
+
+    def combine_lambda(self, node: ast.AST, fn: Any, dtypes: list[tlc.dtype]
+                       ) -> tuple[str, list[tlc.dtype]]:
+        """A @jit combine_fn as a C++ lambda over scalars of `dtypes`."""
+        fn = unwrap(fn)
+        if not isinstance(fn, self.jit_type):
+            raise self.error(node, "combine_fn must be a @triton.jit function")
+        params = [self.emit.fresh("arg") for _ in dtypes]
+        values = [Value(p, d) for p, d in zip(params, dtypes)]
+        with self.emit.capture() as lines:
+            result = unwrap(self.inline(fn, values, {}, node))
+            outs = result if isinstance(result, tuple) else (result,)
+            outs = tuple(self.cx(node).value(o) for o in outs)
+            for o in outs:
+                if o.shape:
+                    raise self.error(node, "combine_fn must return scalars")
+            if len(outs) == 1:
+                ret = convert(outs[0], dtypes[0]).expr
+            else:
+                ret = "std::make_pair(" + ", ".join(
+                    convert(o, d).expr for o, d in zip(outs, dtypes)) + ")"
+            self.emit.line(f"return {ret};")
+        head = ", ".join(f"{cpp.ctype(d)} {p}" for p, d in zip(params, dtypes))
+        body = "\n".join(l for l in lines)
+        return f"[&]({head}) {{\n{body}\n{'  ' * self.emit.depth}}}", [o.dtype for o in outs]
