@@ -159,7 +159,7 @@ def main(argv: list[str]) -> int:
 
     if args.print_outputs:  # names only: the kernel is not read
         return tcpu_compile(args.path, args.kernel_name, "--print-outputs")
-    from .frontend.compiler import generate
+    from .frontend.generate import generate
     from .frontend.errors import CompilationError
 
     try:

@@ -39,6 +39,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from .frontend.real_triton import is_real_triton
+
 MODES = ("record", "compare", "live")
 
 
@@ -197,12 +199,10 @@ def _real_triton_with_gpu() -> bool:
         import triton
     except ImportError:
         return False
-    from .frontend.foreign import is_real_triton
     return is_real_triton(triton) and torch.cuda.is_available()
 
 
 def _run_on_gpu(case: _Case) -> dict[str, np.ndarray]:
-    from .frontend.foreign import is_real_triton
     if not is_real_triton(case.kernel):
         raise XcheckError(f"xcheck: {case.kernel.__name__} is tcpu's (import triton resolved to "
                           "tcpu): the GPU run needs the kernel decorated by real Triton")
@@ -213,8 +213,10 @@ def _run_on_gpu(case: _Case) -> dict[str, np.ndarray]:
 
 
 def _run_on_cpu(case: _Case) -> dict[str, np.ndarray]:
-    from .frontend.foreign import tcpu_jit
-    kernel = tcpu_jit(case.kernel)
+    kernel = case.kernel
+    if is_real_triton(kernel):
+        from .triton.runtime.jit import JITFunction
+        kernel = JITFunction.of_triton(kernel)
     needs_torch = bool(case.bf16) or any(hasattr(v, "data_ptr") for v in case.values)
     copy = _torch_copy("cpu") if needs_torch else (lambda array, bf16: array.copy())
     return _launch(kernel, case, copy)

@@ -40,9 +40,9 @@ def _load(module_name: str, with_tcpu: bool):
 
 
 def _generate(kernel, kinds, constexprs):
-    from tcpu.frontend.compiler import generate
-    from tcpu.frontend.foreign import tcpu_jit
-    return generate(tcpu_jit(kernel), kinds, constexprs, False, False)[0]
+    from tcpu.frontend.foreign import kernel_def
+    from tcpu.frontend.generate import generate
+    return generate(kernel_def(kernel), kinds, constexprs, False, False)[0]
 
 
 @pytest.mark.parametrize("kernel, kinds, constexprs", [
@@ -54,7 +54,7 @@ def _generate(kernel, kinds, constexprs):
 def test_real_tritons_kernel_lowers_as_tcpus(kernel, kinds, constexprs):
     real = _load("foreign_kernels_real", with_tcpu=False)
     ours = _load("foreign_kernels_tcpu", with_tcpu=True)
-    from tcpu.frontend.foreign import is_real_triton
+    from tcpu.frontend.real_triton import is_real_triton
     real_kernel, our_kernel = getattr(real, kernel), getattr(ours, kernel)
     assert is_real_triton(real_kernel) and not is_real_triton(our_kernel)
     names = list(our_kernel.arg_names)

@@ -4,7 +4,7 @@ A kernel module that imported the real `triton` holds real Triton objects: its @
 functions, the `triton.language` module (`tl`), dtypes, `tl.constexpr` values and
 annotations. The front end reads the kernel's source and resolves every global it names; this
 module gives each real Triton object its tcpu counterpart by name (a module by its dotted name
-under `tcpu.`, a dtype by its name, a JITFunction by wrapping its Python function), so that
+under `tcpu.`, a dtype by its name, a JITFunction by a KernelDef of its Python function), so that
 resolution, specialization and lowering see only tcpu's objects. tcpu's own objects, and
 everything that is not Triton's, pass through unchanged."""
 
@@ -14,11 +14,9 @@ import importlib
 import types
 from typing import Any
 
-def is_real_triton(obj: Any) -> bool:
-    """Whether `obj` (or its type) comes from a real Triton package, not tcpu's."""
-    module = obj.__name__ if isinstance(obj, types.ModuleType) else (
-        getattr(obj, "__module__", None) if isinstance(obj, type) else type(obj).__module__)
-    return isinstance(module, str) and (module == "triton" or module.startswith("triton."))
+from ..triton.language import core as tl
+from .kernel_def import KernelDef
+from .real_triton import is_real_triton
 
 
 def _tcpu_module(name: str) -> Any:
@@ -28,30 +26,21 @@ def _tcpu_module(name: str) -> Any:
         raise ImportError(f"the kernel uses {name}, which tcpu does not provide") from None
 
 
-def is_constexpr_annotation(annotation: Any) -> bool:
-    """A real `tl.constexpr` class used as a parameter annotation."""
-    return (isinstance(annotation, type) and annotation.__name__ == "constexpr"
-            and is_real_triton(annotation))
+def definition_options(kernel: Any) -> dict[str, Any]:
+    """A real Triton JITFunction's options, as KernelDef (and JITFunction) take them."""
+    return {"do_not_specialize": getattr(kernel, "do_not_specialize", None),
+            "do_not_specialize_on_alignment": getattr(kernel, "do_not_specialize_on_alignment",
+                                                      None),
+            "debug": getattr(kernel, "debug", None), "noinline": getattr(kernel, "noinline", None)}
 
 
-def tcpu_jit(kernel: Any) -> Any:
-    """tcpu's JITFunction for a real Triton one (the same for each call), or `kernel` itself."""
-    if not (type(kernel).__name__ == "JITFunction" and is_real_triton(kernel)):
-        return kernel
-    known = getattr(kernel, "_tcpu_jit", None)  # converted once, kept on the real kernel
-    if known is not None:
-        return known
-    from ..triton.runtime.jit import JITFunction
-
-    converted = JITFunction(kernel.fn,
-                            do_not_specialize=getattr(kernel, "do_not_specialize", None),
-                            do_not_specialize_on_alignment=getattr(
-                                kernel, "do_not_specialize_on_alignment", None),
-                            debug=getattr(kernel, "debug", None),
-                            noinline=getattr(kernel, "noinline", None))
-    converted._foreign = True
-    kernel._tcpu_jit = converted
-    return converted
+def kernel_def(kernel: Any) -> KernelDef:
+    """The front end's KernelDef for a real Triton JITFunction (the same one for each call)."""
+    known = getattr(kernel, "_tcpu_kernel_def", None)  # converted once, kept on the real kernel
+    if known is None:
+        known = KernelDef(kernel.fn, **definition_options(kernel), foreign=True)
+        kernel._tcpu_kernel_def = known
+    return known
 
 
 def to_tcpu(obj: Any) -> Any:
@@ -62,9 +51,7 @@ def to_tcpu(obj: Any) -> Any:
         return obj
     kind = type(obj).__name__
     if kind == "JITFunction":
-        return tcpu_jit(obj)
-    from ..triton.language import core as tl
-
+        return kernel_def(obj)
     if kind == "constexpr":
         return tl.constexpr(to_tcpu(obj.value))
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...triton.runtime.errors import CompileTimeAssertionFailure
 from .. import cpp
-from ..errors import CompilationError
+from ..errors import CompilationError, CompileTimeAssertionFailure
 from ..values import Value, unwrap
 from . import op
 from .arith import broadcast_shapes

@@ -205,7 +205,7 @@ class CPUDriver:
     def get_current_target(self) -> GPUTarget:
         if self._target is None:
             try:
-                from tcpu.frontend.disk_cache import host_llvm_cpu
+                from tcpu.frontend.build.disk_cache import host_llvm_cpu
 
                 arch = host_llvm_cpu()  # LLVM's name for this CPU, e.g. "znver4"
             except Exception:  # no extension (yet): still answer, with the ISA's name

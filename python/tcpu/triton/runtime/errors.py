@@ -7,32 +7,10 @@ exception for real bugs (which the autotuner lets through)."""
 
 from __future__ import annotations
 
+# Defined with the front end's errors, which raises them (the floor below this one).
+from ...frontend.errors import CompileTimeAssertionFailure, OutOfResources, TritonError
 
-class TritonError(Exception):
-    """Base class of the errors this package raises on purpose."""
-
-
-class OutOfResources(TritonError):
-    """A kernel needs more of a resource than the machine allows (e.g. per-program
-    scratch beyond the limit in ``get_device_properties()['max_shared_mem']``)."""
-
-    def __init__(self, required: int, limit: int, name: str) -> None:
-        self.required = required
-        self.limit = limit
-        self.name = name
-        super().__init__(required, limit, name)
-
-    def __str__(self) -> str:
-        return (f"out of resource: {self.name} (required {self.required}, limit {self.limit}); "
-                "smaller blocks may fit")
-
-    def __reduce__(self):
-        # Exceptions pickle their args; ours has three named ones (for multiprocessing).
-        return (type(self), (self.required, self.limit, self.name))
-
-
-class CompileTimeAssertionFailure(TritonError):
-    """A ``tl.static_assert`` failed for one specialization (one autotuning config)."""
+__all__ = ["AutotunerError", "CompileTimeAssertionFailure", "OutOfResources", "TritonError"]
 
 
 class AutotunerError(TritonError):

@@ -1,18 +1,18 @@
-"""`@triton.jit` on tcpu: JITFunction binds a launch's arguments, finds (or compiles) the
-specialization they need and launches it over the grid through the extension.
+"""`@triton.jit` on tcpu: JITFunction, Triton's host API over the front end's KernelDef.
 
-Decorating costs nothing: the source is read and compiled at the first launch. Compiled
-specializations are kept per process in a dict keyed like Triton's (specialize.py);
-across processes the front end's disk cache holds them as shared objects
-(frontend/disk_cache.py), so a warm process neither lowers nor loads LLVM."""
+A JITFunction is a KernelDef (tcpu/frontend/kernel_def.py: the function, its options and its
+compiled specializations) with what Triton's users call on it: ``fn[grid](...)``, ``run``,
+``warmup``. Decorating costs nothing: the source is read and compiled at the first launch
+(tcpu/frontend/launcher.py), and across processes the front end's disk cache holds
+compiled specializations as shared objects, so a warm process neither lowers nor loads LLVM."""
 
 from __future__ import annotations
 
-import inspect
-import os
 from typing import Any, Callable
 
-from ..language import core as tlc
+from ...frontend.foreign import definition_options
+from ...frontend.kernel_def import KernelDef
+from ...frontend.launcher import launch
 from .interface import KernelInterface
 
 # Launch options of Triton's backends: accepted at launch and ignored on the CPU (they shape
@@ -26,58 +26,30 @@ _GPU_OPTIONS = {
     "reg_dec_producer", "reg_inc_consumer", "waves_per_eu", "matrix_instr_nonkdim", "kpack",
     "stream", "device",
 }
+_CPU_OPTIONS = ("num_threads", "num_cpu_threads", "debug")
 
 
-def _is_constexpr_annotation(annotation: Any) -> bool:
-    if annotation is tlc.constexpr:
-        return True
-    if isinstance(annotation, str):
-        return annotation.split(".")[-1] == "constexpr"
-    from ...frontend.foreign import is_constexpr_annotation  # a real Triton's tl.constexpr
-    return is_constexpr_annotation(annotation)
-
-
-class JITFunction(KernelInterface):
+class JITFunction(KernelDef, KernelInterface):
     """A @triton.jit function: launchable as ``fn[grid](*args)``, callable from other
     @jit functions (inlined), never from plain Python."""
 
     def __init__(self, fn: Callable[..., Any], version: Any = None,
                  do_not_specialize: Any = None, do_not_specialize_on_alignment: Any = None,
                  debug: bool | None = None, noinline: bool | None = None, repr: Any = None,
-                 launch_metadata: Any = None) -> None:
-        self.fn = fn
-        self.module = fn.__module__
-        self.__name__ = fn.__name__
-        self.__qualname__ = fn.__qualname__
-        self.__doc__ = fn.__doc__
-        self.__globals__ = fn.__globals__
-        self.signature = inspect.signature(fn)
-        self.params = list(self.signature.parameters.values())
-        self.arg_names = [p.name for p in self.params]
-        self._arg_set = frozenset(self.arg_names)
-        self.constexpr_names = {p.name for p in self.params
-                                if _is_constexpr_annotation(p.annotation)}
-        self.debug = debug
-        self.noinline = noinline
-        self._no_spec = self._indices(do_not_specialize)
-        self._no_align = self._indices(do_not_specialize_on_alignment)
-        self._foreign = False  # set by frontend.foreign.tcpu_jit for a real Triton's kernel
-        self._source: Any = None
-        self._kernels: dict[Any, Any] = {}
-        self._defaults = {p.name: p.default for p in self.params
-                          if p.default is not inspect.Parameter.empty}
+                 launch_metadata: Any = None, foreign: bool = False) -> None:
+        KernelDef.__init__(self, fn, do_not_specialize=do_not_specialize,
+                           do_not_specialize_on_alignment=do_not_specialize_on_alignment,
+                           debug=debug, noinline=noinline, foreign=foreign)
 
-    def _indices(self, names: Any) -> set[int]:
-        out = set()
-        for n in names or ():
-            out.add(n if isinstance(n, int) else self.arg_names.index(n))
-        return out
-
-    def source(self) -> Any:
-        if self._source is None:
-            from ...frontend.source import read_source
-            self._source = read_source(self.fn)
-        return self._source
+    @classmethod
+    def of_triton(cls, kernel: Any) -> JITFunction:
+        """tcpu's JITFunction for a kernel decorated by a real Triton (the same one for each
+        call), so that it launches on the CPU."""
+        known = getattr(kernel, "_tcpu_jit", None)
+        if known is None:
+            known = cls(kernel.fn, **definition_options(kernel), foreign=True)
+            kernel._tcpu_jit = known
+        return known
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(f"cannot call @triton.jit'd function {self.__name__} outside of a "
@@ -86,49 +58,19 @@ class JITFunction(KernelInterface):
     def __repr__(self) -> str:
         return f"JITFunction({self.module}:{self.__qualname__})"
 
-    # --- launch ---------------------------------------------------------------------------
-    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
-        n = len(self.arg_names)
-        if len(args) > n:
-            raise TypeError(f"{self.__name__}() takes {n} arguments but {len(args)} were given")
-        values = list(args) + [inspect.Parameter.empty] * (n - len(args))
-        for k, v in kwargs.items():
-            i = self.arg_names.index(k)
-            if values[i] is not inspect.Parameter.empty:
-                raise TypeError(f"{self.__name__}() got multiple values for argument '{k}'")
-            values[i] = v
-        for i, name in enumerate(self.arg_names):
-            if values[i] is inspect.Parameter.empty:
-                if name not in self._defaults:
-                    raise TypeError(f"{self.__name__}() missing required argument '{name}'")
-                values[i] = self._defaults[name]
-        return values
-
     def run(self, *args: Any, grid: Any, warmup: bool = False, **kwargs: Any) -> Any:
-        from ...frontend.launcher import launch
         if not kwargs and len(args) == len(self.arg_names):
             return launch(self, list(args), grid, {}, warmup)  # the common, fast case
-        options = {k: kwargs.pop(k) for k in list(kwargs) if k not in self._arg_set
-                   and (k in _GPU_OPTIONS or k in ("num_threads", "num_cpu_threads", "debug"))}
+        options = {k: kwargs.pop(k) for k in list(kwargs) if k not in self.arg_set
+                   and (k in _GPU_OPTIONS or k in _CPU_OPTIONS)}
         for k in kwargs:
-            if k not in self._arg_set:
+            if k not in self.arg_set:
                 raise TypeError(f"{self.__name__}() got an unexpected keyword argument '{k}'")
-        values = self._bind(args, kwargs)
+        values = self.bind(args, kwargs)
         return launch(self, values, grid, options, warmup)
 
     def warmup(self, *args: Any, grid: Any, **kwargs: Any) -> Any:
         return self.run(*args, grid=grid, warmup=True, **kwargs)
-
-    def debug_enabled(self, options: dict[str, Any]) -> bool:
-        if "debug" in options and options["debug"] is not None:
-            return bool(options["debug"])
-        if self.debug is not None:
-            return bool(self.debug)
-        return self.env_debug()
-
-    @staticmethod
-    def env_debug() -> bool:
-        return os.environ.get("TRITON_DEBUG", "0") not in ("", "0")
 
 
 def jit(fn: Callable[..., Any] | None = None, *, version: Any = None, repr: Any = None,

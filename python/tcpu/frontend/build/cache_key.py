@@ -16,14 +16,15 @@ import sys
 import types
 from typing import Any
 
-from ..triton.language import core as tlc
-from .foreign import to_tcpu
+from ...triton.language import core as tlc
+from ..foreign import to_tcpu
+from ..kernel_def import KernelDef
 
 FORMAT = "1"
 
 # --- fingerprints: what a value read at compile time contributes to the generated code ------
 
-def fingerprint(value: Any, jit_type: type) -> str | None:
+def fingerprint(value: Any) -> str | None:
     """A stable text for a compile-time value; None for one that has no stable text (then the
     kernel is not kept on disk)."""
     value = to_tcpu(value)
@@ -32,14 +33,14 @@ def fingerprint(value: Any, jit_type: type) -> str | None:
     if value is None or isinstance(value, (bool, int, float, str)):
         return f"{type(value).__name__}:{value!r}"
     if isinstance(value, (tuple, list)):
-        parts = [fingerprint(v, jit_type) for v in value]
+        parts = [fingerprint(v) for v in value]
         return None if None in parts else f"{type(value).__name__}({','.join(parts)})"
     if isinstance(value, tlc.dtype):
         return f"dtype:{value!r}"
     if isinstance(value, types.ModuleType):
         return f"module:{value.__name__}"
-    if isinstance(value, jit_type):
-        return jit_fingerprint(value, jit_type)
+    if isinstance(value, KernelDef):
+        return jit_fingerprint(value)
     module = getattr(value, "__module__", None) or ""
     if (callable(value) or isinstance(value, type)) and module.startswith(("tcpu.", "triton")):
         return f"builtin:{module}.{getattr(value, '__qualname__', '?')}"
@@ -59,7 +60,7 @@ def _code_span(code: types.CodeType) -> tuple[int, int]:
     return first, last
 
 
-def jit_fingerprint(jit: Any, jit_type: type) -> str | None:
+def jit_fingerprint(jit: KernelDef) -> str | None:
     """A @jit function: where it is (positions go into the code as #line) and its text, read
     from the lines its code spans (no tokenizing, unlike inspect.getsource), with its
     parameters' annotations (constexpr) and defaults."""
@@ -70,7 +71,7 @@ def jit_fingerprint(jit: Any, jit_type: type) -> str | None:
     if not lines or last > len(lines):
         return None
     text = "".join(lines[first - 1:last])
-    defaults = [fingerprint(v, jit_type) for v in (fn.__defaults__ or ())]
+    defaults = [fingerprint(v) for v in (fn.__defaults__ or ())]
     if None in defaults:
         return None
     annotations = ",".join(f"{k}={a if isinstance(a, str) else getattr(a, '__qualname__', repr(a))}"
@@ -88,15 +89,14 @@ class Reads:
     """The globals lowering read, per function (its module-level name, or a module attribute
     as "module.attr"), with their fingerprints."""
 
-    def __init__(self, jit_type: type) -> None:
-        self.jit_type = jit_type
+    def __init__(self) -> None:
         self.by_function: dict[str, dict[str, str]] = {}
         self.cacheable = True
 
     def record(self, fn: Any, path: str, value: Any) -> None:
         if not self.cacheable:
             return
-        text = fingerprint(value, self.jit_type)
+        text = fingerprint(value)
         if text is None:
             self.cacheable = False
             return
@@ -111,7 +111,7 @@ def _resolve(fn: Any, path: str) -> Any:
     return fn.__globals__[path]
 
 
-def reads_current(recorded: dict[str, dict[str, str]], roots: list[Any], jit_type: type) -> bool:
+def reads_current(recorded: dict[str, dict[str, str]], roots: list[Any]) -> bool:
     """Whether every recorded read still gives the recorded value, following the @jit helpers
     from `roots` (the kernel and @jit constexpr arguments); every recorded function must be
     reached."""
@@ -128,10 +128,10 @@ def reads_current(recorded: dict[str, dict[str, str]], roots: list[Any], jit_typ
                 value = _resolve(jit.fn, path)
             except (KeyError, AttributeError):
                 return False
-            if fingerprint(value, jit_type) != text:
+            if fingerprint(value) != text:
                 return False
             value = to_tcpu(value)
-            if isinstance(value, jit_type):
+            if isinstance(value, KernelDef):
                 pending.append(value)
     return seen >= set(recorded)
 
@@ -144,9 +144,9 @@ _process_parts: list[str] | None = None
 def _frontend_stamp() -> str:
     """Sizes and times of the front end's files (its rules decide the code): an edited
     front end never reuses entries of the old one."""
-    here = os.path.dirname(os.path.realpath(__file__))
+    frontend = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     digest = hashlib.sha256()
-    for root in (here, os.path.join(os.path.dirname(here), "triton", "language")):
+    for root in (frontend, os.path.join(os.path.dirname(frontend), "triton", "language")):
         for directory_path, directories, files in os.walk(root):
             directories.sort()
             for name in sorted(files):
@@ -158,7 +158,7 @@ def _frontend_stamp() -> str:
 
 
 def _host_identity() -> str:
-    from .. import _tcpu_rt
+    from ... import _tcpu_rt
     name, features = _tcpu_rt.host_cpu()
     flags = ""
     try:  # Linux: every ISA flag, so that a VM with the same model but fewer features misses
@@ -177,24 +177,23 @@ def _host_identity() -> str:
 def process_key_parts() -> list[str]:
     global _process_parts
     if _process_parts is None:
-        from .. import _tcpu_rt
+        from ... import _tcpu_rt
         _process_parts = [FORMAT, _tcpu_rt.version(), _tcpu_rt.build_id(), _frontend_stamp(),
                           _host_identity(), os.environ.get("TCPU_TARGET_CPU", "")]
     return _process_parts
 
 
-def key(jit: Any, kinds: list[tuple[Any, ...]], debug: bool, all_mutable: bool,
+def key(jit: KernelDef, kinds: list[tuple[Any, ...]], debug: bool, all_mutable: bool,
         fp_contract: bool, check_bounds: bool) -> str | None:
     """The entry's name for this specialization; None when it has no stable name."""
-    jit_type = type(jit)
-    own = jit_fingerprint(jit, jit_type)
+    own = jit_fingerprint(jit)
     if own is None:
         return None
     parts = list(process_key_parts())
     parts += [own, str(debug), str(all_mutable), str(fp_contract), str(check_bounds)]
     for kind in kinds:
         if kind[0] == "c":
-            text = fingerprint(kind[1], jit_type)
+            text = fingerprint(kind[1])
             if text is None:
                 return None
             parts.append(f"c:{text}")

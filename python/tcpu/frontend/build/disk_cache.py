@@ -26,9 +26,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .. import _environment as environment
+from ... import _environment as environment
 from .cache_key import FORMAT, process_key_parts, reads_current
-from .foreign import to_tcpu
+from ..foreign import to_tcpu
+from ..kernel_def import KernelDef
 
 
 def directory() -> Path | None:
@@ -47,7 +48,7 @@ def directory() -> Path | None:
 
 # --- entries ---------------------------------------------------------------------------------
 
-def load(name: str, jit: Any, kinds: list[tuple[Any, ...]]) -> tuple[Any, dict[str, Any]] | None:
+def load(name: str, jit: KernelDef, kinds: list[tuple[Any, ...]]) -> tuple[Any, dict[str, Any]] | None:
     """(the kernel's handle, its metadata) of the variant of entry `name` whose recorded reads
     hold now, or None (a miss; stale and damaged variants are skipped)."""
     base = directory()
@@ -57,18 +58,17 @@ def load(name: str, jit: Any, kinds: list[tuple[Any, ...]]) -> tuple[Any, dict[s
         variants = [v for v in os.listdir(base / name) if v.endswith(".json")]
     except OSError:
         return None
-    jit_type = type(jit)
     roots = [jit] + [to_tcpu(k[1]) for k in kinds
-                     if k[0] == "c" and isinstance(to_tcpu(k[1]), jit_type)]
+                     if k[0] == "c" and isinstance(to_tcpu(k[1]), KernelDef)]
     for variant in variants:
         try:
             with open(base / name / variant, encoding="utf-8") as f:
                 meta = json.load(f)
-            if meta.get("format") != FORMAT or not reads_current(meta["reads"], roots, jit_type):
+            if meta.get("format") != FORMAT or not reads_current(meta["reads"], roots):
                 continue
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
-        from .. import _tcpu_rt
+        from ... import _tcpu_rt
         try:
             library = base / name / (variant[:-len(".json")] + ".so")
             handle = _tcpu_rt.load_library(str(library), meta["name"])
@@ -112,7 +112,7 @@ def store(name: str, source: str, meta: dict[str, Any], fp_contract: bool,
         return None
     reads = json.dumps(meta["reads"], sort_keys=True)
     variant = hashlib.sha256(reads.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    from .. import _tcpu, _tcpu_rt
+    from ... import _tcpu, _tcpu_rt
     try:
         (base / name).mkdir(parents=True, exist_ok=True)
         library = base / name / f"{variant}.so"
@@ -142,7 +142,7 @@ def host_llvm_cpu() -> str:
             return path.read_text(encoding="utf-8").strip()
         except OSError:
             pass
-    from .. import _tcpu
+    from ... import _tcpu
     name = _tcpu.host_target()[0]
     if path is not None:
         try:

@@ -1,0 +1,151 @@
+"""What a launch's Python arguments are: each argument's part of the specialization key and what
+the launch passes for it (an address, or the number itself), the grid, and an array's extent and
+allocation.
+
+A launch looks at each argument once: a classifier chosen by the argument's Python type (a dict
+lookup) returns both its part of the key and its launch value."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .specialize import ArgumentError, arg_key, int_kind, pointer_of
+
+# A classifier: (value, name, specialize, specialize_alignment) -> (key part, launch value).
+Classifier = Callable[[Any, str, bool, bool], tuple[Any, Any]]
+CLASSIFIERS: dict[type, Classifier] = {}  # by the argument's type, filled as seen
+_TORCH_DTYPE_NAMES: dict[Any, str] = {}
+
+
+def _int(value: int, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    if specialize and value == 1:
+        return ("c", 1), None
+    if -2**31 <= value < 2**31:
+        return ("i", "int32", specialize and value % 16 == 0), value
+    return ("i", int_kind(value, name), specialize and value % 16 == 0), value
+
+
+def _float(value: float, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    return ("f",), value
+
+
+def _bool(value: bool, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    return ("b",), value
+
+
+def _none(value: None, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    return ("c", None), None
+
+
+def _torch_tensor(t: Any, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    dtype = _TORCH_DTYPE_NAMES.get(t.dtype)
+    if dtype is None or not t.is_cpu:
+        p = pointer_of(t, name)  # raises with the reason
+        assert p is not None
+        dtype = p.dtype
+        _TORCH_DTYPE_NAMES[t.dtype] = dtype
+    address = t.data_ptr()
+    return ("P", dtype, align and address % 16 == 0), address
+
+
+def _tensor_descriptor(d: Any, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    """A host TensorDescriptor: its base's dtype and its block shape are the key; its base
+    address, sizes and strides are passed."""
+    p = pointer_of(d.base, name)
+    if p is None:
+        raise ArgumentError(f"argument '{name}': the descriptor's base is not a tensor")
+    kind = ("D", p.dtype, tuple(int(b) for b in d.block_shape), d.padding)
+    return kind, (p.address, *(int(x) for x in d.shape), *(int(x) for x in d.strides))
+
+
+def _generic(value: Any, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    """Anything else: arrays (the array interface, __dlpack__), numpy scalars, ..."""
+    kind = arg_key(value, name, specialize, align)
+    if kind[0] == "P":
+        p = pointer_of(value, name)
+        assert p is not None
+        return kind, p.address
+    if kind[0] == "c":
+        return kind, None
+    if kind[0] == "i":
+        return kind, int(value.__index__() if hasattr(value, "__index__") else value.item())
+    return kind, value.item() if hasattr(value, "item") else value
+
+
+def classifier(t: type) -> Classifier:
+    """The classifier for arguments of type `t` (CLASSIFIERS[t] once known)."""
+    c = CLASSIFIERS.get(t)
+    if c is None:
+        if t is bool:
+            c = _bool
+        elif t is int:
+            c = _int
+        elif t is float:
+            c = _float
+        elif t is type(None):
+            c = _none
+        elif t.__module__ == "torch" and t.__name__ in ("Tensor", "Parameter"):
+            c = _torch_tensor
+        elif t.__name__ == "TensorDescriptor" and t.__module__.endswith("tensor_descriptor"):
+            c = _tensor_descriptor
+        else:
+            c = _generic
+        CLASSIFIERS[t] = c
+    return c
+
+
+def grid_dims(grid: Any, arg_names: list[str], values: list[Any], options: dict[str, Any]
+          ) -> tuple[int, int, int]:
+    """The grid's three dimensions, checked; a callable grid gets the bound arguments."""
+    if callable(grid):
+        meta = dict(zip(arg_names, values))
+        meta.update(options)
+        grid = grid(meta)
+    if isinstance(grid, int):
+        grid = (grid,)
+    if not isinstance(grid, (tuple, list)) or not 1 <= len(grid) <= 3:
+        raise ValueError(f"grid must be a tuple of 1 to 3 ints (or a callable returning one), "
+                         f"got {grid!r}")
+    dims = []
+    for i, g in enumerate(grid):
+        if type(g) is not int:
+            try:
+                g = int(g.__index__())
+            except AttributeError:
+                raise ValueError(f"grid[{i}] must be an int, got {g!r}") from None
+        if g < 0 or g >= 2**31:
+            raise ValueError(f"grid[{i}] = {g} is out of range [0, 2**31)")
+        dims.append(g)
+    while len(dims) < 3:
+        dims.append(1)
+    return dims[0], dims[1], dims[2]
+
+
+def extent(value: Any) -> int:
+    """Bytes from an array's address to its end; 0 when unknown (not contiguous)."""
+    if hasattr(value, "element_size"):  # torch
+        return value.numel() * value.element_size() if value.is_contiguous() else 0
+    flags = getattr(value, "flags", None)  # numpy
+    return value.nbytes if flags is not None and flags.c_contiguous else 0
+
+
+def allocation(value: Any) -> tuple[int, int] | None:
+    """(address, bytes) of the whole allocation an array argument lives in, which a kernel may
+    reach through it without fault on a GPU too: a torch tensor's storage, a numpy array's
+    base array; None when unknown (other array types)."""
+    if hasattr(value, "element_size"):  # torch; untyped_storage is 2.0's, storage() older ones'
+        s = value.untyped_storage() if hasattr(value, "untyped_storage") else value.storage()
+        return s.data_ptr(), s.nbytes()
+    if getattr(value, "flags", None) is not None and hasattr(value, "ctypes"):  # numpy
+        while getattr(value.base, "ctypes", None) is not None:
+            value = value.base
+        return value.ctypes.data, value.nbytes
+    return None
+
+
+def is_hashable(v: Any) -> bool:
+    try:
+        hash(v)
+        return True
+    except TypeError:
+        return False

@@ -1,0 +1,149 @@
+"""A compiled specialization: its run-time parameters, the extension's kernel handle, and how
+the kernel is launched from Python arguments' launch values (arguments.py).
+
+build/ makes these (compiling, or loading from the disk cache); launcher.py finds them and
+launches them; `compiled[grid](*args)` (Triton's CompiledKernel API) launches one directly."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+from ..triton.language import core as tl
+from .arguments import allocation, classifier, extent, grid_dims
+
+
+@dataclass
+class Param:
+    """A run-time parameter of the compiled kernel."""
+
+    name: str
+    index: int  # position among the Python function's parameters
+    dtype: tl.dtype  # pointer_type for pointers
+    readonly: bool = False
+    component: int | None = None  # which of a host tensor descriptor's values (base, sizes...)
+
+    def record(self) -> dict[str, Any]:
+        """As the disk cache keeps it (JSON)."""
+        dtype = f"*{self.dtype.element_ty.name}" if self.dtype.is_ptr() else self.dtype.name
+        return {"name": self.name, "index": self.index, "dtype": dtype,
+                "readonly": self.readonly, "component": self.component}
+
+    @staticmethod
+    def from_record(r: dict[str, Any]) -> Param:
+        name = r["dtype"]
+        dtype = (tl.pointer_type(tl.DTYPES_BY_NAME[name[1:]]) if name.startswith("*")
+                 else tl.DTYPES_BY_NAME[name])
+        return Param(r["name"], r["index"], dtype, r["readonly"], r["component"])
+
+
+@dataclass
+class CompiledKernel:
+    """What a specialization compiled to (also what `kernel.warmup(...)` returns)."""
+
+    name: str
+    source: str
+    params: list[Param]
+    codes: str
+    handle: Any = None  # the extension's Kernel
+    check_bounds: bool = False  # compiled with bounds checks (debug, or TCPU_CHECK=bounds)
+    # Triton's CompiledKernel fields that tools and tutorials read. A CPU program has no
+    # register file or shared memory to budget; 1 (not 0) keeps users' occupancy arithmetic
+    # (`NUM_REGS // (n_regs * WARP_SIZE * num_warps)`, `SIZE_SMEM // shared`) defined.
+    n_regs: int = 1
+    n_spills: int = 0
+    metadata: Any = field(default_factory=lambda: SimpleNamespace(shared=1, num_warps=1,
+                                                                  num_stages=1, num_ctas=1))
+    launch_args: Any = None  # (jit, options) the kernel was compiled for
+
+    def __post_init__(self) -> None:
+        # What every launch reads, computed once.
+        self.param_indices = [p.index for p in self.params]
+        self.param_components = [p.component for p in self.params]
+        self.has_components = any(c is not None for c in self.param_components)
+        # The pointer parameters as (argument index, descriptor component, written?).
+        self.pointer_args = [(p.index, p.component, not p.readonly) for p in self.params
+                             if p.dtype.is_ptr()]
+        written = [w for _, _, w in self.pointer_args]
+        self.check_aliasing = any(written) and not all(written)
+
+    @property
+    def asm(self) -> dict[str, str]:
+        return {"source": self.source}
+
+    def _init_handles(self) -> None:
+        """Triton loads the module here; tcpu compiled it already."""
+
+    def __getitem__(self, grid: Any) -> Any:
+        """`compiled[grid](*all_args)`: launches this specialization directly (Triton's
+        CompiledKernel takes every argument, constexprs included, in order)."""
+        return lambda *args: self.launch_with_all_arguments(grid, list(args))
+
+    def arguments(self, launch_values: list[Any]) -> tuple[Any, ...]:
+        """The compiled kernel's arguments, from each Python argument's launch value."""
+        if not self.has_components:
+            return tuple([launch_values[i] for i in self.param_indices])
+        return tuple([launch_values[i] if c is None else launch_values[i][c]
+                      for i, c in zip(self.param_indices, self.param_components)])
+
+    def reads_overlap_writes(self, values: list[Any], launch_values: list[Any]) -> bool:
+        """Whether a pointer the kernel only reads overlaps one it writes (then the lazy reads
+        of const pointers could see the kernel's own stores: the launch uses a variant with
+        every pointer mutable, which reads at the load, as Triton does). Runs on every launch
+        of such a kernel: the addresses are the launch's own, the extents cost a few attribute
+        reads."""
+        spans = []
+        for index, component, written in self.pointer_args:
+            value, address = values[index], launch_values[index]
+            if component is not None:  # a host tensor descriptor's base
+                value, address = value.base, address[0]
+            spans.append((address, extent(value), written))
+        for a, an, aw in spans:
+            if not aw:
+                continue
+            for b, bn, bw in spans:
+                if bw:
+                    continue
+                if an == 0 or bn == 0:  # an extent unknown: the same start only
+                    if a == b:
+                        return True
+                elif a < b + bn and b < a + an:
+                    return True
+        return False
+
+    def launch_checked(self, launch: tuple[int, int, int, int], values: list[Any],
+                       launch_values: list[Any]) -> None:
+        """Launches a bounds-checked kernel with its arguments' buffers registered for the
+        launch: checks know only buffers the runtime knows, and tensors and arrays are not its
+        allocations. An access outside them raises tcpu's Error naming the kernel, the program
+        and the access."""
+        from .. import _tcpu_rt  # loaded by the first launch, not by `import triton`
+        registered = []
+        try:
+            for index, component, _ in self.pointer_args:
+                value = values[index] if component is None else values[index].base
+                span = allocation(value)
+                if span is not None and span[1] > 0 and _tcpu_rt.register_host(*span):
+                    registered.append(span[0])
+            self.handle.launch(*launch, self.codes, self.arguments(launch_values))
+        finally:
+            for address in registered:
+                _tcpu_rt.unregister_host(address)
+
+    def launch_with_all_arguments(self, grid: Any, values: list[Any]) -> None:
+        """Launches this specialization with all of the function's arguments."""
+        if self.params and max(self.param_indices) >= len(values):
+            raise TypeError(f"{self.name}: expected every argument of the function in order, "
+                            f"got {len(values)}")
+        launch_values: list[Any] = [None] * len(values)
+        for p in self.params:
+            v = values[p.index]
+            launch_values[p.index] = classifier(type(v))(v, p.name, False, False)[1]
+        gx, gy, gz = grid_dims(grid, [], values, {})
+        if gx * gy * gz == 0:
+            return
+        if self.check_bounds:
+            self.launch_checked((gx, gy, gz, 0), values, launch_values)
+        else:
+            self.handle.launch(gx, gy, gz, 0, self.codes, self.arguments(launch_values))

@@ -1,0 +1,104 @@
+"""A kernel's definition, as the front end knows it: the Python function, its options and its
+compiled specializations.
+
+`triton.jit` makes a `JITFunction` (tcpu/triton/runtime/jit.py), which is a KernelDef with
+Triton's host API on top; a kernel decorated by a real Triton gets a KernelDef of its own
+(foreign.py). Everything below the façade (lowering, the cache key, the launch) sees only
+KernelDef, so nothing in the front end imports the `triton` package it serves."""
+
+from __future__ import annotations
+
+import inspect
+import os
+from typing import Any, Callable
+
+from ..triton.language import core as tlc
+from .real_triton import is_constexpr_annotation
+
+
+def _is_constexpr_annotation(annotation: Any) -> bool:
+    if annotation is tlc.constexpr:
+        return True
+    if isinstance(annotation, str):
+        return annotation.split(".")[-1] == "constexpr"
+    return is_constexpr_annotation(annotation)  # a real Triton's tl.constexpr
+
+
+class KernelDef:
+    """One @jit function: what it is (its function, parameters and constexprs), how it
+    specializes (`do_not_specialize*`), how it compiles (`debug`), and the specializations
+    compiled so far in this process (`specializations`, keyed as launcher.py keys them)."""
+
+    def __init__(self, fn: Callable[..., Any], do_not_specialize: Any = None,
+                 do_not_specialize_on_alignment: Any = None, debug: bool | None = None,
+                 noinline: bool | None = None, foreign: bool = False) -> None:
+        self.fn = fn
+        self.module = fn.__module__
+        self.__name__ = fn.__name__
+        self.__qualname__ = fn.__qualname__
+        self.__doc__ = fn.__doc__
+        self.__globals__ = fn.__globals__
+        self.signature = inspect.signature(fn)
+        self.params = list(self.signature.parameters.values())
+        self.arg_names = [p.name for p in self.params]
+        self.arg_set = frozenset(self.arg_names)
+        self.constexpr_names = {p.name for p in self.params
+                                if _is_constexpr_annotation(p.annotation)}
+        self.defaults = {p.name: p.default for p in self.params
+                         if p.default is not inspect.Parameter.empty}
+        self.debug = debug
+        self.noinline = noinline
+        # Argument indices whose value (ints) or alignment (pointers) is not specialized on.
+        self.no_specialize = self._indices(do_not_specialize)
+        self.no_specialize_alignment = self._indices(do_not_specialize_on_alignment)
+        # Decorated by a real Triton: its constexpr values may be real Triton objects.
+        self.foreign = foreign
+        self.specializations: dict[Any, Any] = {}
+        self._source: Any = None
+
+    def _indices(self, names: Any) -> set[int]:
+        out = set()
+        for n in names or ():
+            out.add(n if isinstance(n, int) else self.arg_names.index(n))
+        return out
+
+    def source(self) -> Any:
+        """The parsed source (source.KernelSource), read at the first compile."""
+        if self._source is None:
+            from .source import read_source
+            self._source = read_source(self.fn)
+        return self._source
+
+    def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        """Every parameter's value, in order, from a launch's arguments and the defaults."""
+        n = len(self.arg_names)
+        if len(args) > n:
+            raise TypeError(f"{self.__name__}() takes {n} arguments but {len(args)} were given")
+        values = list(args) + [inspect.Parameter.empty] * (n - len(args))
+        for k, v in kwargs.items():
+            i = self.arg_names.index(k)
+            if values[i] is not inspect.Parameter.empty:
+                raise TypeError(f"{self.__name__}() got multiple values for argument '{k}'")
+            values[i] = v
+        for i, name in enumerate(self.arg_names):
+            if values[i] is inspect.Parameter.empty:
+                if name not in self.defaults:
+                    raise TypeError(f"{self.__name__}() missing required argument '{name}'")
+                values[i] = self.defaults[name]
+        return values
+
+    def debug_enabled(self, options: dict[str, Any]) -> bool:
+        """Whether a launch with these options compiles in debug mode: the launch's `debug`,
+        else the decorator's, else TRITON_DEBUG."""
+        if "debug" in options and options["debug"] is not None:
+            return bool(options["debug"])
+        if self.debug is not None:
+            return bool(self.debug)
+        return self.env_debug()
+
+    @staticmethod
+    def env_debug() -> bool:
+        return os.environ.get("TRITON_DEBUG", "0") not in ("", "0")
+
+    def __repr__(self) -> str:
+        return f"KernelDef({self.module}:{self.__qualname__})"
