@@ -5,9 +5,12 @@
 # - inside runtime/src, codegen/src and tools/src: each file lives in a folder, and a folder
 #   includes only the folders its README.md says it may use (the table below), by their path
 #   from src/ ("state/runtime_state.hpp", never "runtime_state.hpp" from next door).
+# - inside the Python package python/tcpu: its floors (triton.language <- frontend <- triton
+#   <- the tools), and no import circles (scripts/check-python-layering.py).
 #   scripts/check-layering.sh [source-dir]   (default: this checkout)
 set -euo pipefail
 root="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+python3 "$(dirname "${BASH_SOURCE[0]}")/check-python-layering.py" "$root"
 exec python3 - "$root" <<'PY'
 import os
 import re

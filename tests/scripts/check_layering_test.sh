@@ -17,7 +17,7 @@ expect_failure() {
   rm -rf "$copy"
   mkdir -p "$copy/python"
   cp -R "$source_dir/runtime" "$source_dir/codegen" "$source_dir/kernels" "$source_dir/tools" "$copy/"
-  cp -R "$source_dir/python/src" "$copy/python/"
+  cp -R "$source_dir/python/src" "$source_dir/python/tcpu" "$copy/python/"
   printf '%s\n' "$2" >>"$copy/$1"
   if "$check" "$copy" >"$work/out" 2>&1; then
     echo "FAIL: check-layering passed with '$2' in $1" >&2
@@ -41,6 +41,17 @@ expect_failure tools/src/formats/npy.cpp '#include "run/runtime_session.hpp"' 't
 expect_failure codegen/src/jit/compiler.cpp '#include "clang/source_compiler.hpp"' 'codegen/src/jit may not use clang/'
 expect_failure runtime/src/state/stream.cpp '#include "api/context.hpp"' 'runtime/src/state may not use api/'
 expect_failure tools/src/xcheck/xcheck_rule.cpp '#include "xcheck_rule.hpp"' 'name it by its path from tools/src'
+# The Python package's floors (scripts/check-python-layering.py), function-local imports included.
+expect_failure python/tcpu/frontend/launcher.py 'from ..triton.runtime.jit import JITFunction' \
+  'tcpu.frontend.launcher imports tcpu.triton.runtime.jit, a floor above it'
+expect_failure python/tcpu/triton/language/core.py 'from ...frontend import kernel_def' \
+  'tcpu.triton.language.core imports tcpu.frontend.kernel_def, a floor above it'
+expect_failure python/tcpu/frontend/build/route.py '    from ..launcher import launch' \
+  'tcpu.frontend.build.route imports tcpu.frontend.launcher, a floor of the front end above it'
+expect_failure python/tcpu/frontend/ops/arith.py 'from ..generate import generate' \
+  'tcpu.frontend.ops.arith imports tcpu.frontend.generate, a floor of the front end above it'
+expect_failure python/tcpu/frontend/kernel_def.py 'from .foreign import to_tcpu' \
+  'import circle: tcpu.frontend.foreign -> tcpu.frontend.kernel_def -> tcpu.frontend.foreign'
 
 if [ "$failures" -ne 0 ]; then
   echo "check_layering_test: $failures injected include(s) not caught" >&2
