@@ -214,7 +214,7 @@ def _self_update_kernel(X, OUT, STEPS, N: tl.constexpr):
 @pytest.mark.parametrize("steps", [0, 1, 3])
 def test_a_carried_block_updated_from_itself(steps, device):
     """`acc = acc * 0.5 + x` writes acc in place (its reads go through a const reference, so the
-    lazy expression does not copy the block: frontend/loop_state.py's read_in_place); updates
+    lazy expression does not copy the block: lowering/loop_state.py's read_in_place); updates
     that read other elements of the block, and names holding the old value, still see it whole."""
     x = torch.arange(N * N, dtype=torch.float32, device=device).reshape(N, N) / 7
     out = torch.zeros(4 * N * N, dtype=torch.float32, device=device)

@@ -2,8 +2,10 @@
 
   source.py       read a @jit function's source, parse it with positions in the user's file
   specialize.py   bound arguments -> a specialization key (Triton's rules)
-  lower.py        one walk over the AST: resolve names and constexprs, type every value by
-                  Triton's rules (promotion.py's tables), emit typed tl C++ (cpp.py)
+  lowering/       one walk over the AST: resolve names and constexprs, type every value by
+                  Triton's rules (promotion.py's tables), emit typed tl C++ (cpp.py);
+                  a file per job: core, statements, loops (loop_state), names, calls,
+                  expressions
   ops/            the builtins: each op's typing and its tl spelling, by group
   compiler.py     kernel + specialization -> C++ source -> compiled kernel (extension)
 Errors are CompilationError: file, line, column, the source line, and what is wrong."""
