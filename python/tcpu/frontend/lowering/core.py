@@ -56,7 +56,7 @@ class LowererCore:
         self._last_line: tuple[str, int] | None = None
         self._depth = 0
         self._loop_depth: list[int] = []
-        self.reads: Any = None  # a cache_key.Reads: the globals read, for the disk cache's check
+        self.reads: Any = None  # a build.cache_key.Reads: the globals read, for the disk cache
 
     # --- errors and positions -------------------------------------------------------------
     @property
