@@ -81,8 +81,9 @@ def generate(kernel: KernelDef, key_kinds: list[tuple[Any, ...]], constexprs: di
             params.append(Param(name, i, dtype))
     emitter = Emitter()
     emitter.depth = 2
-    lowerer = Lowerer(emitter, debug, KernelDef)
-    lowerer.reads = reads
+    lowerer = Lowerer(emitter, debug)
+    if reads is not None:
+        lowerer.reads = reads
     lowerer.pointer_params = {p.name: p.dtype for p in params if p.dtype.is_ptr()}
     # The specialization's hints, as Triton's: ints divisible by 16, pointers 16-byte aligned.
     for p in params:

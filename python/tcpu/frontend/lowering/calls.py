@@ -15,6 +15,7 @@ from typing import Any
 from ...triton.language import core as tlc
 from .. import cpp
 from ..errors import CompilationError, UnsupportedError
+from ..kernel_def import KernelDef
 from ..ops import OPS
 from ..ops.arith import convert
 from ..ops.descriptors import TensorDescriptor
@@ -55,7 +56,7 @@ class Calls(LowererCore):
         if isinstance(fn, BoundMethod):
             name = "cast" if fn.name == "to" else fn.name
             return self._builtin(name, [fn.self_value, *args], kwargs, node)
-        if isinstance(fn, self.jit_type):
+        if isinstance(fn, KernelDef):
             return self.inline(fn, args, kwargs, node)
         builtin_name = getattr(fn, tlc.BUILTIN_ATTR, None)
         if builtin_name is not None:
@@ -130,7 +131,7 @@ class Calls(LowererCore):
                        ) -> tuple[str, list[tlc.dtype]]:
         """A @jit combine_fn as a C++ lambda over scalars of `dtypes`."""
         fn = unwrap(fn)
-        if not isinstance(fn, self.jit_type):
+        if not isinstance(fn, KernelDef):
             raise self.error(node, "combine_fn must be a @triton.jit function")
         params = [self.emit.fresh("arg") for _ in dtypes]
         values = [Value(p, d) for p, d in zip(params, dtypes)]

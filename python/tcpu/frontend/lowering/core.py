@@ -42,13 +42,22 @@ class Frame:
     loop_base: int = 0
 
 
+class IgnoredReads:
+    """Where the globals lowering reads are recorded when nothing keeps them (no disk cache)."""
+
+    def record(self, fn: Any, path: str, value: Any) -> None:
+        pass
+
+
+IGNORED_READS = IgnoredReads()
+
+
 class LowererCore:
     """What every part of the lowering shares; `Lowerer` adds the parts."""
 
-    def __init__(self, emitter: Emitter, debug: bool, jit_type: type) -> None:
+    def __init__(self, emitter: Emitter, debug: bool) -> None:
         self.emit = emitter
         self.debug = debug
-        self.jit_type = jit_type
         self.written_roots: set[str] = set()
         self.frames: list[Frame] = []
         self.pointer_params: dict[str, tlc.pointer_type] = {}
@@ -56,7 +65,8 @@ class LowererCore:
         self._last_line: tuple[str, int] | None = None
         self._depth = 0
         self._loop_depth: list[int] = []
-        self.reads: Any = None  # a build.cache_key.Reads: the globals read, for the disk cache
+        # The globals read, for the disk cache's check (a build.cache_key.Reads), or nowhere.
+        self.reads: Any = IGNORED_READS
 
     # --- errors and positions -------------------------------------------------------------
     @property

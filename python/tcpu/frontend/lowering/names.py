@@ -12,6 +12,7 @@ from typing import Any
 
 from ...triton.language import core as tlc
 from ..foreign import to_tcpu
+from ..kernel_def import KernelDef
 from ..ops import OPS
 from ..ops.descriptors import TensorDescriptor
 from ..ops.memory import BlockPointer
@@ -37,8 +38,7 @@ class Names(LowererCore):
             return frame.scope[name]
         if name in frame.globals:
             value = frame.globals[name]
-            if self.reads is not None:
-                self.reads.record(frame.source.fn, name, value)
+            self.reads.record(frame.source.fn, name, value)
             return self._global(name, value, node)
         if hasattr(builtins, name):
             return getattr(builtins, name)
@@ -48,7 +48,7 @@ class Names(LowererCore):
         value = to_tcpu(value)  # a kernel of a real Triton's module: its objects as tcpu's
         if isinstance(value, tlc.constexpr):
             return value.value
-        if isinstance(value, (types.ModuleType, tlc.dtype, self.jit_type)) or value is None:
+        if isinstance(value, (types.ModuleType, tlc.dtype, KernelDef)) or value is None:
             return value
         if callable(value) and (getattr(value, tlc.BUILTIN_ATTR, None) or isinstance(value, type)):
             return value
@@ -92,7 +92,7 @@ class Names(LowererCore):
             raise self.error(node, f"a tensor descriptor has no attribute '{attr}' on the CPU")
         try:
             value = getattr(base, attr)
-            if (self.reads is not None and isinstance(base, types.ModuleType)
+            if (isinstance(base, types.ModuleType)
                     and not base.__name__.startswith(("tcpu.", "triton"))):
                 self.reads.record(self.frame.source.fn, f"module:{base.__name__}.{attr}", value)
             return to_tcpu(value)
