@@ -1,6 +1,6 @@
-// The IR loader (codegen/src/jit/compiler.cpp): .ll text or bitcode through compileModule, the
-// guarded path every load takes (parse, verify, prepare kernels, O3, emit, all under LLVM's
-// crash recovery). Whatever the bytes, the answer is a module or a Status.
+// The IR loader (codegen/src/pipeline/compile_module.cpp): .ll text or bitcode through
+// compileModule, the guarded path every load takes (parse, verify, prepare kernels, O3, emit, all
+// under LLVM's crash recovery). Whatever the bytes, the answer is a module or a Status.
 //
 // Compiles are slow (milliseconds), so inputs are capped at kMaxInput bytes (run with
 // -max_len=4096). LLVM failures that crash recovery catches come back as TCPU_ERROR_UNKNOWN
@@ -10,7 +10,7 @@
 #include <span>
 
 #include "fuzz_support.hpp"
-#include "jit/compiler.hpp"
+#include "pipeline/compile_module.hpp"
 
 namespace tcpu::fuzz {
 namespace {

@@ -16,7 +16,7 @@
 
 #include "cache/object_cache.hpp"
 #include "fuzz_support.hpp"
-#include "jit/compiler.hpp"
+#include "pipeline/compile_module.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 
 #include <llvm/Support/SHA256.h>
 
-#include "jit/compiler.hpp"
+#include "pipeline/compile_module.hpp"
 
 namespace tcpu::codegen {
 

@@ -20,13 +20,11 @@
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include "cache/object_cache.hpp"
-#include "jit/compiler.hpp"
 #include "kernel_flags.h"
+#include "loader/compile_job.hpp"
 #include "support/debug_log.hpp"
 #include "tcpu/kernel_abi.h"
 #include "tcpu/module_loader.hpp"
-#include "clang/source_compiler.hpp"
 
 namespace tcpu::codegen {
 namespace {
@@ -173,31 +171,10 @@ Status writeSharedLibrary(std::span<const std::byte> image,
   (void)path;
   return Status(TCPU_ERROR_NOT_SUPPORTED, "shared objects are written only for ELF targets");
 #else
-  Expected<CompileOptions> options = CompileOptions::fromJitOptions(jitOptions);
-  if (!options) return options.status();
-  Expected<TargetDescription> target = describeTarget(options->targetCpu);
-  if (!target) return target.status();
-  if (options->targetCpuFromEnvironment) // as IrModuleLoader: the environment's CPU must run here
-    if (Status runs = checkRunsOnHost(*target); !runs.ok()) return runs;
-  std::optional<ObjectCache> cache; // for the precompiled tl.h only
-  if (options->useCache) {
-    Expected<std::optional<ObjectCache>> environment = objectCacheFromEnvironment();
-    if (!environment) return environment.status();
-    cache = environment.take();
-  }
-
-  std::string bitcode;
-  std::span<const std::byte> ir = image;
-  if (isKernelSourceText(image)) {
-    const std::string_view source(reinterpret_cast<const char*>(image.data()), image.size());
-    Expected<SourceBitcode> compiled =
-        compileSource(source, kMemorySourceName, *options, cache ? &*cache : nullptr);
-    if (!compiled) return compiled.status();
-    bitcode = std::move(compiled->bitcode);
-    ir = std::as_bytes(std::span(bitcode));
-  }
-  CompileRequest request{ir, "<memory image>", *options, *target, false, descriptorCode};
-  Expected<CompiledModule> compiled = compileModule(request);
+  Expected<CompileJob> job = prepareCompileJob(image, "", jitOptions);
+  if (!job) return job.status();
+  job->linkedCode = descriptorCode;
+  Expected<CompiledModule> compiled = compileJob(*job);
   if (!compiled) return compiled.status();
 
   // Linked beside its final name, then renamed: readers see the whole file or none.

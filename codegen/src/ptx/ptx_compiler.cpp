@@ -5,10 +5,10 @@
 
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
 
-#include "jit/compiler.hpp"
+#include "pipeline/code_generation.hpp"
+#include "pipeline/kernel_module.hpp"
 #include "ptx/gpu_services.hpp"
 #include "ptx/libdevice.hpp"
 #include "support/llvm_guard.hpp"
@@ -51,20 +51,10 @@ Expected<std::unique_ptr<llvm::TargetMachine>> nvptxMachine(const std::string& a
 // __nvvm_reflect calls) at O3, without unrolling: a tl block is a loop with a constant trip
 // count that NVPTX's thresholds unroll, for a block run by one thread (measured on attention:
 // 11.4 s and 981 KB of PTX unrolled, 3.8 s and 485 KB not).
-void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgscc;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PipelineTuningOptions tuning;
-  tuning.LoopUnrolling = false;
-  llvm::PassBuilder builder(&machine, tuning);
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgscc);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgscc, modules);
-  builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, modules);
+OptimizationPlan gpuOptimization() {
+  OptimizationPlan plan;
+  plan.tuning.LoopUnrolling = false;
+  return plan;
 }
 
 // What a PTX module may leave to the CUDA driver: the device-side assert.
@@ -121,19 +111,23 @@ Status compileInto(const PtxRequest& request, PtxModule& result) {
     if (!path) return path.status();
     if (Status linked = linkLibdevice(module, *path); !linked.ok()) return linked;
   }
-  optimize(module, **machine);
-  if (Status refused = refuseHostIntrinsics(module); !refused.ok())
-    return Status(refused.code(), concat(request.name, ": ", refused.message()));
-  std::string unresolved;
-  for (const llvm::Function& function : module)
-    if (function.isDeclaration() && !function.use_empty() && !providedByCuda(function))
-      unresolved += concat(unresolved.empty() ? "" : ", ", function.getName().str());
-  if (!unresolved.empty())
-    return Status(
-        TCPU_ERROR_NOT_FOUND,
-        concat(request.name, ": the kernels call functions a GPU does not have: ", unresolved));
-  if (Status valid = verifyProducedIr(module); !valid.ok()) return valid;
-  Expected<std::string> ptx = emitFile(module, **machine, llvm::CodeGenFileType::AssemblyFile);
+  CodeGeneration steps;
+  steps.optimization = gpuOptimization();
+  steps.lowering = [&](llvm::Module& optimized) -> Status {
+    if (Status refused = refuseHostIntrinsics(optimized); !refused.ok())
+      return Status(refused.code(), concat(request.name, ": ", refused.message()));
+    std::string unresolved;
+    for (const llvm::Function& function : optimized)
+      if (function.isDeclaration() && !function.use_empty() && !providedByCuda(function))
+        unresolved += concat(unresolved.empty() ? "" : ", ", function.getName().str());
+    if (!unresolved.empty())
+      return Status(
+          TCPU_ERROR_NOT_FOUND,
+          concat(request.name, ": the kernels call functions a GPU does not have: ", unresolved));
+    return {};
+  };
+  steps.output = llvm::CodeGenFileType::AssemblyFile;
+  Expected<std::string> ptx = generateCode(module, **machine, steps);
   if (!ptx) return ptx.status();
   for (const KernelInfo& kernel : result.kernels)
     result.ptx += kernelLine(kernel);

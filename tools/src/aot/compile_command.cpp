@@ -6,7 +6,7 @@
 #include "cli/exit_codes.hpp"
 #include "formats/input_files.hpp"
 #include "formats/output_files.hpp"
-#include "jit/compiler.hpp"
+#include "pipeline/compile_module.hpp"
 #include "run/runtime_session.hpp"
 #include "target/target.hpp"
 #include "clang/source_compiler.hpp"
