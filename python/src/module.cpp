@@ -123,14 +123,6 @@ PYBIND11_MODULE(_tcpu, module) {
              "be written; write_library's and load_library's errors otherwise.");
 
   module.def(
-      "trim_cache",
-      [] {
-        if (tcpuResult result = tcpuCodegenTrimCache(); result != TCPU_SUCCESS)
-          throwLastError(result, "trim_cache");
-      },
-      "Keeps the compile cache under TCPU_CACHE_MAX_SIZE, removing the least recently used "
-      "files (tcpuCodegenTrimCache).");
-  module.def(
       "host_target",
       [] {
         const char* cpu = nullptr;

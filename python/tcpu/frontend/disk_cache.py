@@ -34,11 +34,11 @@ from .foreign import to_tcpu
 def directory() -> Path | None:
     """<cache>/python, as codegen resolves the cache (TCPU_CACHE_DIR, else
     $XDG_CACHE_HOME/tcpu, else ~/.cache/tcpu); None when disabled."""
-    if not environment.flag("TCPU_PYTHON_CACHE", True):
-        return None
     from .. import _tcpu_rt
-    found = _tcpu_rt.cache_directory()
-    return Path(found) if found is not None else None
+    found = _tcpu_rt.cache_directory()  # ValueError for a TCPU_CACHE_DISABLE that is no boolean
+    if found is None or not environment.flag("TCPU_PYTHON_CACHE", True):
+        return None
+    return Path(found)
 
 
 # --- entries ---------------------------------------------------------------------------------
