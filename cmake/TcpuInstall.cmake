@@ -1,6 +1,6 @@
 # `cmake --install`: headers, libtcpu_runtime, libtcpu_codegen, the tcpu and tcpu-rt tools, the CMake
-# package (find_package(tcpu): tcpu::runtime, tcpu::codegen, tcpu::kernel_abi, tcpu::tcpu,
-# tcpu_add_kernels, tcpu_compile_kernel, tcpu_link_kernels) and pkg-config files.
+# package (find_package(tcpu): tcpu::runtime, tcpu::codegen, tcpu::cache_files, tcpu::kernel_abi,
+# tcpu::tcpu, tcpu_add_kernels, tcpu_compile_kernel, tcpu_link_kernels) and pkg-config files.
 # Included from the top-level CMakeLists.txt once every target exists.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -10,6 +10,8 @@ set(TCPU_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/tcpu)
 set_target_properties(tcpu_kernel_abi PROPERTIES EXPORT_NAME kernel_abi)
 set_target_properties(tcpu_runtime PROPERTIES EXPORT_NAME runtime)
 set_target_properties(tcpu_codegen PROPERTIES EXPORT_NAME codegen)
+# tcpu/cache_directory.hpp and tcpu/frontend_cache.hpp: the cache's files, without LLVM.
+set_target_properties(tcpu_cache_files PROPERTIES EXPORT_NAME cache_files)
 
 # Installed binaries find libtcpu_* relative to themselves (a relocatable prefix, no
 # LD_LIBRARY_PATH), and the dependencies outside the system directories (LLVM's libomp,
@@ -30,7 +32,8 @@ set_target_properties(tcpu_runtime tcpu_codegen PROPERTIES INSTALL_RPATH "${tcpu
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/ ${PROJECT_SOURCE_DIR}/codegen/include/
                   ${PROJECT_SOURCE_DIR}/kernels/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS tcpu_kernel_abi tcpu_runtime tcpu_codegen tcpu tcpu-rt EXPORT tcpuTargets
+install(TARGETS tcpu_kernel_abi tcpu_runtime tcpu_codegen tcpu_cache_files tcpu tcpu-rt
+        EXPORT tcpuTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

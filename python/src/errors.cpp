@@ -34,6 +34,15 @@ void throwLastError(tcpuResult code, std::string_view context) {
   throw TcpuError{code, tcpuGetLastErrorDetail(), std::string(context)};
 }
 
+void throwStatus(const Status& status, std::string_view context) {
+  if (status.code() == TCPU_ERROR_OPERATING_SYSTEM) {
+    PyErr_SetString(PyExc_OSError, status.message().c_str());
+    throw py::error_already_set();
+  }
+  if (status.code() == TCPU_ERROR_INVALID_VALUE) throw py::value_error(status.message());
+  throw TcpuError{status.code(), status.message(), std::string(context)};
+}
+
 namespace {
 
 void registerTranslator() {

@@ -9,6 +9,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include "tcpu/status.hpp"
 #include "tcpu/tcpu.h"
 
 namespace tcpu::python {
@@ -22,6 +23,11 @@ struct TcpuError {
 
 // Throws TcpuError for `code` with this thread's last-error detail.
 [[noreturn]] void throwLastError(tcpuResult code, std::string_view context);
+
+// Throws for a failed Status of tcpu's C++ libraries: OSError for TCPU_ERROR_OPERATING_SYSTEM (a
+// file that could not be read or written), ValueError for TCPU_ERROR_INVALID_VALUE (a bad
+// argument or environment variable), else TcpuError naming `context`.
+[[noreturn]] void throwStatus(const Status& status, std::string_view context);
 
 // Creates the exception classes in `module` and registers the translator.
 void registerExceptions(pybind11::module_& module);

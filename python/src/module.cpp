@@ -13,13 +13,17 @@
 
 #include "errors.hpp"
 #include "kernel.hpp"
+#include "library_loader.hpp"
 #include "runtime_bindings.hpp"
 #include "tcpu/codegen.h"
+#include "tcpu/frontend_cache.hpp"
 #include "tcpu/tcpu.h"
 
 namespace py = pybind11;
+using tcpu::codegen::FrontEndCache;
 using tcpu::python::Kernel;
 using tcpu::python::throwLastError;
+using tcpu::python::throwStatus;
 
 namespace {
 
@@ -67,6 +71,30 @@ void writeLibrary(const std::string& source, const std::string& path, bool fpCon
   if (result != TCPU_SUCCESS) throwLastError(result, "write_library('" + path + "')");
 }
 
+// Compiles `source` into variant `variant` of the front end's cache entry `entry` (codegen's
+// FrontEndCache: the shared object, then the metadata, then the size limit) and returns its
+// kernel `name`, loaded from the file, as later processes load it.
+std::unique_ptr<Kernel> cacheStore(const std::string& entry, const std::string& variant,
+                                   const std::string& source, const std::string& name,
+                                   const std::string& metadata, bool fpContract,
+                                   std::optional<bool> checkBounds) {
+  const std::string context = "cache_store('" + entry + "')";
+  tcpu::Expected<std::optional<FrontEndCache>> cache = FrontEndCache::fromEnvironment();
+  if (!cache) throwStatus(cache.status(), context);
+  if (!*cache) throw py::value_error(context + ": there is no cache");
+  std::unique_ptr<Kernel> kernel;
+  // Errors of the compile and the load are raised from here as write_library and
+  // load_library raise them; those of the cache's own files come back from store().
+  const auto writeAndLoad = [&](const std::filesystem::path& library) {
+    writeLibrary(source, library.string(), fpContract, checkBounds);
+    kernel = tcpu::python::loadLibrary(library.string(), name);
+    return tcpu::Status();
+  };
+  if (tcpu::Status stored = (*cache)->store(entry, variant, writeAndLoad, metadata); !stored.ok())
+    throwStatus(stored, context);
+  return kernel;
+}
+
 } // namespace
 
 PYBIND11_MODULE(_tcpu, module) {
@@ -86,15 +114,14 @@ PYBIND11_MODULE(_tcpu, module) {
              "Compiles tl C++ source into a shared object at `path` (atomically) that "
              "_tcpu_rt.load_library loads without LLVM. Error TCPU_ERROR_NOT_SUPPORTED where "
              "there is no ELF linker (ld.lld).");
+  module.def("cache_store", &cacheStore, py::arg("entry"), py::arg("variant"), py::arg("source"),
+             py::arg("name"), py::arg("metadata"), py::kw_only(), py::arg("fp_contract") = true,
+             py::arg("check_bounds") = py::none(),
+             "Compiles tl C++ source into variant `variant` of the front end's cache entry "
+             "`entry` (shared object, then `metadata` as its .json, atomically; then the cache's "
+             "size limit) and returns its kernel `name`. OSError when the cache's files cannot "
+             "be written; write_library's and load_library's errors otherwise.");
 
-  module.def(
-      "trim_cache",
-      [] {
-        if (tcpuResult result = tcpuCodegenTrimCache(); result != TCPU_SUCCESS)
-          throwLastError(result, "trim_cache");
-      },
-      "Keeps the compile cache under TCPU_CACHE_MAX_SIZE, removing the least recently used "
-      "files (tcpuCodegenTrimCache).");
   module.def(
       "host_target",
       [] {

@@ -1,61 +1,31 @@
-// tcpu._tcpu_rt: the runtime alone, without LLVM. It loads the shared objects that _tcpu's
-// write_library made (the front end's cache of compiled kernels) and launches their kernels, so
-// that a process whose kernels are all cached never loads LLVM or clang. The interface is in
-// python/README.md ("The launch interface").
-#include <dlfcn.h>
-
-#include <memory>
+// tcpu._tcpu_rt: the runtime alone, without LLVM. It loads the shared objects that _tcpu wrote
+// (the front end's cache of compiled kernels, through codegen's LLVM-free tcpu_cache_files) and
+// launches their kernels, so that a process whose kernels are all cached never loads LLVM or
+// clang. The interface is in python/README.md ("The launch interface").
 #include <string>
 #include <utility>
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "cache_bindings.hpp"
 #include "errors.hpp"
-#include "kernel.hpp"
+#include "library_loader.hpp"
 #include "python_build_id.h"
 #include "runtime_bindings.hpp"
-#include "tcpu/kernel_abi.h"
 #include "tcpu/tcpu.h"
 
 namespace py = pybind11;
-using tcpu::python::Kernel;
 using tcpu::python::throwLastError;
-
-namespace {
-
-// Opens the shared object (never closed: its kernels may be launched until exit, and a module
-// cache holds them) and wraps its kernel `name` in a module. The front end wrote the file into
-// its own cache, so it skips the checks tcpuModuleLoad gives foreign files (the fork probe).
-std::unique_ptr<Kernel> loadLibrary(const std::string& path, const std::string& name) {
-  const std::string context = "load_library('" + path + "')";
-  void* library = nullptr;
-  {
-    py::gil_scoped_release unlocked;
-    library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  }
-  if (!library) {
-    const char* reason = dlerror();
-    throw py::value_error(context + ": " + (reason ? reason : "dlopen failed"));
-  }
-  const std::string symbol = TCPU_KERNEL_DESC_PREFIX + name;
-  const auto* descriptor = static_cast<const tcpuKernelDesc*>(dlsym(library, symbol.c_str()));
-  if (!descriptor) throw py::value_error(context + ": no kernel '" + name + "' in it");
-  tcpuModule module = nullptr;
-  if (tcpuResult result = tcpuModuleLoadKernels(&module, &descriptor, 1); result != TCPU_SUCCESS)
-    throwLastError(result, context);
-  return std::make_unique<Kernel>(module, name, context);
-}
-
-} // namespace
 
 PYBIND11_MODULE(_tcpu_rt, module) {
   module.doc() = "tcpu's runtime without LLVM: load kernels compiled into shared objects, launch";
   tcpu::python::registerExceptions(module);
   tcpu::python::bindRuntime(module);
 
-  module.def("load_library", &loadLibrary, py::arg("path"), py::arg("name"),
+  module.def("load_library", &tcpu::python::loadLibrary, py::arg("path"), py::arg("name"),
              "The kernel `name` of a shared object that _tcpu.write_library wrote.");
+  tcpu::python::bindFrontEndCache(module);
   module.def(
       "host_cpu",
       [] {

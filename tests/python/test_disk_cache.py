@@ -1,4 +1,4 @@
-"""The front end's disk cache (python/tcpu/frontend/disk_cache.py): a process whose kernels were
+"""The front end's disk cache (python/tcpu/frontend/build/disk_cache.py): a process whose kernels were
 compiled before loads them without lowering or LLVM, and any change to what a kernel reads at
 compile time (its source, a helper's, a constexpr global) compiles it again.
 

@@ -8,9 +8,11 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "cache/object_cache.hpp"
+#include "cache/temporary_files.hpp"
 #include "support/file_stamps.hpp"
+#include "tcpu/cache_directory.hpp"
 #include "tcpu/environment.hpp"
+#include "tcpu/frontend_cache.hpp"
 
 namespace tcpu::codegen {
 namespace {
@@ -28,50 +30,21 @@ bool isKey(std::string_view text) {
   return isHex(text, kKeyLength); // hex SHA-256, as cacheKey makes it
 }
 
-bool isNumber(std::string_view text) {
-  return !text.empty() && text.size() <= 20 &&
-         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// The writer's pid when `name` is "<stem>.tmp.<pid>.<n>.<random>" for a stem `validStem`
+// The writer's pid when `name` is a temporary (temporary_files.hpp) of a file `validName`
 // accepts, else nullopt.
 std::optional<long long> temporaryWriter(std::string_view name,
-                                         bool (*validStem)(std::string_view)) {
-  const std::size_t marker = name.find(".tmp.");
-  if (marker == std::string_view::npos || !validStem(name.substr(0, marker))) return std::nullopt;
-  std::string_view rest = name.substr(marker + 5);
-  std::vector<std::string_view> numbers;
-  for (std::size_t dot; (dot = rest.find('.')) != std::string_view::npos;
-       rest.remove_prefix(dot + 1))
-    numbers.push_back(rest.substr(0, dot));
-  numbers.push_back(rest);
-  if (numbers.size() != 3 || !std::all_of(numbers.begin(), numbers.end(), isNumber))
-    return std::nullopt;
-  return std::strtoll(std::string(numbers[0]).c_str(), nullptr, 10);
-}
-
-// The front end's files (python/tcpu/frontend/disk_cache.py): in python/<key>/, a kernel's
-// "<16 hex>.so" and its "<16 hex>.json"; in python/, "host-<32 hex>.txt".
-bool isVariantFile(std::string_view name) {
-  for (std::string_view suffix : {".so", ".json"})
-    if (name.ends_with(suffix) && isHex(name.substr(0, name.size() - suffix.size()), 16))
-      return true;
-  return false;
-}
-bool isHostFile(std::string_view name) {
-  return name.size() == 5 + 32 + 4 && name.starts_with("host-") && name.ends_with(".txt") &&
-         isHex(name.substr(5, 32), 32);
-}
-bool isFrontEndFile(std::string_view name) {
-  return isVariantFile(name) || isHostFile(name);
+                                         bool (*validName)(std::string_view)) {
+  const std::optional<TemporaryName> temporary = parseTemporaryName(name);
+  if (!temporary || !validName(temporary->target)) return std::nullopt;
+  return temporary->writerPid;
 }
 
 using Classify = bool (*)(std::string_view name, CacheFile& file);
 
-// Marks `file` a temporary when `name` is one of a file `validStem` accepts.
-bool classifyTemporary(std::string_view name, bool (*validStem)(std::string_view),
+// Marks `file` a temporary when `name` is one of a file `validName` accepts.
+bool classifyTemporary(std::string_view name, bool (*validName)(std::string_view),
                        CacheFile& file) {
-  const std::optional<long long> writer = temporaryWriter(name, validStem);
+  const std::optional<long long> writer = temporaryWriter(name, validName);
   if (!writer) return false;
   file.kind = CacheFile::Kind::Temporary;
   file.writerPid = *writer;
@@ -88,8 +61,10 @@ bool classifyTopLevel(std::string_view name, CacheFile& file) {
   return true;
 }
 
+// The front end's files (tcpu/frontend_cache.hpp).
 bool classifyFrontEnd(std::string_view name, CacheFile& file) {
-  if (!isFrontEndFile(name)) return classifyTemporary(name, isFrontEndFile, file);
+  if (!FrontEndCache::isFileName(name))
+    return classifyTemporary(name, FrontEndCache::isFileName, file);
   file.kind = CacheFile::Kind::FrontEnd;
   return true;
 }
@@ -106,7 +81,7 @@ Status scan(const std::filesystem::path& directory, Classify classify, bool keyD
     struct stat info{};
     if (::lstat(entry->path().c_str(), &info) != 0) continue;
     if (S_ISDIR(info.st_mode)) {
-      if (keyDirectories && isKey(name))
+      if (keyDirectories && FrontEndCache::isEntryName(name))
         if (Status inner = scan(entry->path(), classify, false, files); !inner.ok()) return inner;
       continue;
     }
@@ -132,7 +107,7 @@ Expected<std::vector<CacheFile>> listCacheFiles(const std::filesystem::path& dir
   std::error_code error;
   if (!std::filesystem::exists(directory, error)) return files;
   if (Status status = scan(directory, classifyTopLevel, false, files); !status.ok()) return status;
-  const std::filesystem::path frontEnd = directory / "python";
+  const std::filesystem::path frontEnd = FrontEndCache(directory).directory();
   struct stat info{};
   if (::lstat(frontEnd.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
     if (Status status = scan(frontEnd, classifyFrontEnd, true, files); !status.ok()) return status;
@@ -143,7 +118,7 @@ Expected<std::vector<CacheFile>> listCacheFiles(const std::filesystem::path& dir
 
 void removeEmptyFrontEndDirectories(const std::filesystem::path& directory,
                                     std::time_t minimumAgeSeconds) {
-  const std::filesystem::path frontEnd = directory / "python";
+  const std::filesystem::path frontEnd = FrontEndCache(directory).directory();
   const std::time_t now = std::time(nullptr);
   // No age asked (`tcpu cache clear`): no clock read. A file system with fine-grained
   // timestamps can date a directory changed just now a second past time()'s coarse clock.
@@ -155,8 +130,8 @@ void removeEmptyFrontEndDirectories(const std::filesystem::path& directory,
   std::vector<std::filesystem::path> keys;
   for (; !error && entry != std::filesystem::directory_iterator(); entry.increment(error)) {
     struct stat info{};
-    if (isKey(entry->path().filename().string()) && ::lstat(entry->path().c_str(), &info) == 0 &&
-        S_ISDIR(info.st_mode) && oldEnough(info))
+    if (FrontEndCache::isEntryName(entry->path().filename().string()) &&
+        ::lstat(entry->path().c_str(), &info) == 0 && S_ISDIR(info.st_mode) && oldEnough(info))
       keys.push_back(entry->path());
   }
   std::error_code ignored;

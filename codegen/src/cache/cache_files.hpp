@@ -1,7 +1,7 @@
-// The files tcpu's compile cache keeps (codegen/src/jit/object_cache.cpp): entries
-// "<64 hex key>.tcpuobj", and the temporaries "<key>.tmp.<pid>.<n>.<random>" a writer renames
-// into place. Only these are listed, counted or removed; anything else in the directory is
-// someone else's.
+// The files tcpu's compile cache keeps: codegen's entries "<64 hex key>.tcpuobj"
+// (object_cache.hpp) and precompiled headers "<key>.tcpupch", the Python front end's files
+// (tcpu/frontend_cache.hpp), and the temporaries of writes in progress (temporary_files.hpp). Only
+// these are listed, counted or removed; anything else in the directory is someone else's.
 #ifndef TCPU_CODEGEN_CACHE_FILES_HPP
 #define TCPU_CODEGEN_CACHE_FILES_HPP
 
@@ -19,8 +19,8 @@ namespace tcpu::codegen {
 struct CacheFile {
   // Entry: a compiled module (.tcpuobj); PrecompiledHeader: tl.h precompiled for clang
   // (.tcpupch, rebuilt when missing); FrontEnd: a file of the Python front end's cache
-  // (python/<key>/<variant>.so and .json, python/host-<id>.txt: disk_cache.py); Temporary: a
-  // write in progress or abandoned.
+  // (python/<key>/<variant>.so and .json, python/host-<id>.txt: tcpu/frontend_cache.hpp);
+  // Temporary: a write in progress or abandoned.
   enum class Kind { Entry, PrecompiledHeader, FrontEnd, Temporary };
   Kind kind = Kind::Entry;
   std::filesystem::path path;

@@ -6,17 +6,16 @@
 #include <cerrno>
 
 #include <array>
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <random>
 
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/xxhash.h>
 
 #include "cache/cache_limit.hpp"
+#include "cache/temporary_files.hpp"
 #include "codegen_build_id.h"
 #include "support/debug_log.hpp"
 #include "tcpu/environment.hpp"
@@ -98,20 +97,6 @@ uint64_t checksum(std::string_view payload) {
 }
 
 } // namespace
-
-Expected<std::optional<std::filesystem::path>> cacheDirectoryFromEnvironment() {
-  Expected<bool> disabled = environmentFlag("TCPU_CACHE_DISABLE", false);
-  if (!disabled) return disabled.status();
-  using Directory = std::optional<std::filesystem::path>;
-  if (*disabled) return Directory();
-  if (const char* dir = std::getenv("TCPU_CACHE_DIR"); dir && *dir)
-    return Directory(std::filesystem::path(dir));
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return Directory(std::filesystem::path(xdg) / "tcpu");
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return Directory(std::filesystem::path(home) / ".cache" / "tcpu");
-  return Directory();
-}
 
 Expected<std::optional<ObjectCache>> objectCacheFromEnvironment() {
   Expected<std::optional<std::filesystem::path>> directory = cacheDirectoryFromEnvironment();
@@ -281,9 +266,7 @@ bool ObjectCache::prepareDirectory() const {
 }
 
 std::filesystem::path ObjectCache::temporaryPath(const std::string& key) const {
-  // A name no other writer uses: pid, a per-process counter and randomness.
-  static std::atomic<uint64_t> counter{0};
-  return directory_ / concat(key, ".tmp.", ::getpid(), ".", counter++, ".", std::random_device{}());
+  return temporaryPathFor(directory_ / key);
 }
 
 bool ObjectCache::publish(const std::filesystem::path& temporary,

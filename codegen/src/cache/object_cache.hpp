@@ -13,13 +13,9 @@
 #include <llvm/Support/SHA256.h>
 
 #include "pipeline/compile_module.hpp"
+#include "tcpu/cache_directory.hpp" // cacheDirectoryFromEnvironment
 
 namespace tcpu::codegen {
-
-// TCPU_CACHE_DIR, else $XDG_CACHE_HOME/tcpu, else ~/.cache/tcpu; nullopt when
-// TCPU_CACHE_DISABLE is on or no directory can be named; an error when TCPU_CACHE_DISABLE is
-// not a boolean.
-Expected<std::optional<std::filesystem::path>> cacheDirectoryFromEnvironment();
 
 // SHA-256 (hex) of length-prefixed fields, so that fields cannot run into each other.
 class FieldDigest {
@@ -70,8 +66,8 @@ public:
   bool readable() const;
   // ...creating it (private) if need be;
   bool prepareDirectory() const;
-  // a name for writing the file of `key` that no other writer uses ("<key>.tmp.<pid>.<n>.<r>",
-  // which `tcpu cache clear` removes when its writer is gone);
+  // a name for writing the file of `key` that no other writer uses (temporary_files.hpp's, which
+  // `tcpu cache clear` removes when its writer is gone);
   std::filesystem::path temporaryPath(const std::string& key) const;
   // and renaming it into place atomically (false, the temporary removed, when that fails), then
   // trimming the cache to its limit.

@@ -2,12 +2,9 @@
 
 #include <dlfcn.h>
 #include <sleef.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <fstream>
 #include <optional>
-#include <random>
 #include <string>
 
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -20,6 +17,7 @@
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "cache/temporary_files.hpp"
 #include "kernel_flags.h"
 #include "loader/compile_job.hpp"
 #include "support/debug_log.hpp"
@@ -180,10 +178,8 @@ Status writeSharedLibrary(std::span<const std::byte> image,
   // Linked beside its final name, then renamed: readers see the whole file or none.
   std::error_code error;
   std::filesystem::create_directories(path.parent_path(), error);
-  // "<name>.tmp.<pid>.<n>.<random>", the cache's temporaries (`tcpu cache clear` knows them).
-  static std::atomic<uint64_t> written{0};
-  const std::filesystem::path temporary =
-      concat(path.string(), ".tmp.", getpid(), ".", written++, ".", std::random_device{}());
+  // The cache's temporaries (`tcpu cache clear` knows them).
+  const std::filesystem::path temporary = temporaryPathFor(path);
   if (Status linked = linkSharedObject(compiled->object, temporary); !linked.ok()) {
     std::filesystem::remove(temporary, error);
     return linked;

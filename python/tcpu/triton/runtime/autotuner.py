@@ -14,7 +14,6 @@ import hashlib
 import inspect
 import json
 import os
-import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -117,15 +116,6 @@ def _timing_order(timing: Any) -> tuple:
     """Sort key for one config's result: do_bench gives a list of quantiles (median
     first), a custom do_bench may give a float; a failed config is all inf."""
     return tuple(timing) if isinstance(timing, (list, tuple)) else (timing,)
-
-
-def _cache_dir() -> Path:
-    """Where tuning results persist: the codegen's object cache directory's rules
-    (TCPU_CACHE_DIR, else $XDG_CACHE_HOME/tcpu, else ~/.cache/tcpu), under autotune/."""
-    root = os.environ.get("TCPU_CACHE_DIR") or (
-        os.path.join(os.environ["XDG_CACHE_HOME"], "tcpu") if os.environ.get("XDG_CACHE_HOME")
-        else os.path.join(os.path.expanduser("~"), ".cache", "tcpu"))
-    return Path(root) / "autotune"
 
 
 class Autotuner(KernelInterface):
@@ -281,7 +271,10 @@ class Autotuner(KernelInterface):
 
     # --- results on disk (cache_results=True or TRITON_CACHE_AUTOTUNING=1) -----------
 
-    def _disk_cache_path(self, key: tuple, configs: list[Config]) -> Path:
+    def _disk_cache_name(self, key: tuple, configs: list[Config]) -> str:
+        """The name of the results for ``key`` and ``configs``: codegen keeps them as
+        <cache>/autotune/<name>.json, in the compile cache's directory (TCPU_CACHE_DIR, else
+        $XDG_CACHE_HOME/tcpu, else ~/.cache/tcpu; tcpu/frontend_cache.hpp)."""
         try:
             source = inspect.getsource(self.base_fn)
         except (OSError, TypeError):
@@ -294,7 +287,7 @@ class Autotuner(KernelInterface):
                  str(driver.active.get_current_target()), str(num_worker_threads()),
                  str(key)] + [str(c) for c in configs]
         digest = hashlib.sha256("\0".join(parts).encode()).hexdigest()
-        return _cache_dir() / f"{self._name[:100]}-{digest[:32]}.json"
+        return f"{self._name[:100]}-{digest[:32]}"
 
     def _check_disk_cache(self, key: tuple, configs: list[Config],
                           args: tuple, kwargs: dict[str, Any]) -> bool:
@@ -303,9 +296,14 @@ class Autotuner(KernelInterface):
         if any(c.pre_hook for c in configs):
             self._benchmark(key, configs, args, kwargs)
             return False
-        path = self._disk_cache_path(key, configs)
+        from ... import _tcpu_rt
+        name = self._disk_cache_name(key, configs)
+        path = None
         try:
-            saved = json.loads(path.read_text())
+            path = _tcpu_rt.autotune_results_path(name)  # ValueError for a name it cannot keep
+            if path is None:
+                raise OSError("no cache directory is named (TCPU_CACHE_DIR, XDG_CACHE_HOME, HOME)")
+            saved = json.loads(Path(path).read_text())
             timings = {Config(**entry): timing for entry, timing in saved["configs_timings"]}
         except (OSError, ValueError, KeyError, TypeError):
             pass  # absent or unreadable: tune again
@@ -318,17 +316,8 @@ class Autotuner(KernelInterface):
             text = json.dumps({"key": [str(k) for k in key],
                                "configs_timings": [(vars(c), t)
                                                    for c, t in self.configs_timings.items()]})
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             # Written whole, then renamed: a concurrent reader sees the old file or this one.
-            with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False,
-                                             suffix=".tmp") as out:
-                try:
-                    out.write(text)
-                    out.close()
-                    os.replace(out.name, path)
-                except OSError:
-                    os.unlink(out.name)
-                    raise
+            _tcpu_rt.autotune_results_store(name, text)
         except (OSError, TypeError, ValueError) as error:
             # A read-only home, or meta-parameters JSON cannot hold: tuned, just not saved.
             warnings.warn(f"autotuning results not saved to {path}: {error}")

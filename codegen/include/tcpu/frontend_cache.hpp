@@ -1,0 +1,108 @@
+// The files the Python front end keeps in tcpu's compile cache, owned here so that one
+// definition of their layout serves the writer, the reader, `tcpu cache ls/clear/prune` and
+// pruning (python/README.md, "The disk cache of compiled kernels"):
+//   <cache>/python/<entry>/<variant>.so    a kernel compiled into a shared object
+//   <cache>/python/<entry>/<variant>.json  what launching it needs, and what decides whether it
+//                                          is still current (the front end's to read)
+//   <cache>/python/host-<id>.txt           LLVM's name for the host CPU
+//   <cache>/autotune/<name>.json           the autotuner's timings (cache_results=True)
+// An entry is named by the front end's key (64 hex digits: a SHA-256), a variant by what it read
+// (16 hex digits), a host by the front end's process key (32 hex digits); the front end computes
+// these names, this code makes every path of them. Every file is written whole under a temporary
+// name and renamed into place. No LLVM (library tcpu_cache_files): a process whose kernels are
+// all cached reads them through this without loading LLVM.
+#ifndef TCPU_FRONTEND_CACHE_HPP
+#define TCPU_FRONTEND_CACHE_HPP
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tcpu/status.hpp"
+
+namespace tcpu::codegen {
+
+class FrontEndCache {
+public:
+  // The front end's part of the cache in `cacheDirectory`: <cacheDirectory>/python.
+  explicit FrontEndCache(const std::filesystem::path& cacheDirectory);
+  // Of the cache the environment names (tcpu/cache_directory.hpp); nullopt when there is none or
+  // TCPU_CACHE_DISABLE is on; an error when TCPU_CACHE_DISABLE is not a boolean.
+  static Expected<std::optional<FrontEndCache>> fromEnvironment();
+
+  // <cache>/python
+  const std::filesystem::path& directory() const { return directory_; }
+
+  static bool isEntryName(std::string_view name);   // 64 lowercase hex digits
+  static bool isVariantName(std::string_view name); // 16
+  static bool isHostName(std::string_view name);    // 32
+  // Whether `fileName` names one of the front end's files: "<variant>.so" or "<variant>.json"
+  // (in an entry's directory), "host-<id>.txt" (in directory()).
+  static bool isFileName(std::string_view fileName);
+
+  // The files of a variant. TCPU_ERROR_INVALID_VALUE for a name that is not an entry's or a
+  // variant's.
+  Expected<std::filesystem::path> libraryPath(std::string_view entry,
+                                              std::string_view variant) const;
+  Expected<std::filesystem::path> metadataPath(std::string_view entry,
+                                               std::string_view variant) const;
+
+  struct Variant {
+    std::string name;
+    std::string metadata; // the .json's bytes
+  };
+  // The variants of `entry` whose metadata could be read, by name; none when the entry does not
+  // exist (or `entry` is not an entry's name). A variant may still lack its library: one pruned
+  // between the two reads.
+  std::vector<Variant> variants(std::string_view entry) const;
+  // Marks a variant used now (its metadata's access time, which pruning reads), for a load.
+  void markUsed(std::string_view entry, std::string_view variant) const;
+
+  // Stores a variant: creates the entry's directory, calls `writeLibrary` with the library's path
+  // (it writes the shared object there atomically: tcpuCodegenWriteSharedObject; an error it
+  // returns is returned, and nothing more is written), writes the metadata, last, so that a
+  // reader that finds it finds the whole variant, then keeps the cache under its size limit
+  // (TCPU_CACHE_MAX_SIZE). TCPU_ERROR_OPERATING_SYSTEM when a directory or the metadata cannot be
+  // written; TCPU_ERROR_INVALID_VALUE for a bad name or a bad TCPU_CACHE_MAX_SIZE.
+  Status store(std::string_view entry, std::string_view variant,
+               const std::function<Status(const std::filesystem::path& library)>& writeLibrary,
+               std::string_view metadata) const;
+
+  // The text kept for host `name` (host-<name>.txt); nullopt when there is none.
+  std::optional<std::string> readHost(std::string_view name) const;
+  // Keeps `text` for host `name`, atomically. TCPU_ERROR_OPERATING_SYSTEM when it cannot be
+  // written.
+  Status storeHost(std::string_view name, std::string_view text) const;
+
+private:
+  std::filesystem::path directory_;
+};
+
+// The autotuner's results: <cache>/autotune/<name>.json.
+class AutotuneResults {
+public:
+  explicit AutotuneResults(const std::filesystem::path& cacheDirectory);
+  // Of the directory the environment names, TCPU_CACHE_DISABLE aside: results are kept only when
+  // a script asks for it (cache_results=True, TRITON_CACHE_AUTOTUNING=1), which that switch of
+  // the compile cache does not overrule. nullopt when no directory is named.
+  static std::optional<AutotuneResults> fromEnvironment();
+
+  // A name the front end may give results: 1 to 200 characters, no '/', no NUL, not starting
+  // with '.'.
+  static bool isName(std::string_view name);
+  // TCPU_ERROR_INVALID_VALUE for a bad name.
+  Expected<std::filesystem::path> path(std::string_view name) const;
+  // Writes the results of `name` atomically, creating the directory (private) if need be.
+  // TCPU_ERROR_OPERATING_SYSTEM when that fails.
+  Status store(std::string_view name, std::string_view text) const;
+
+private:
+  std::filesystem::path directory_;
+};
+
+} // namespace tcpu::codegen
+
+#endif // TCPU_FRONTEND_CACHE_HPP
