@@ -51,10 +51,10 @@ public:
   virtual Status checkKernel(const tcpuKernelDesc& desc, const std::string& name,
                              const Module& module) const = 0;
   // `function`'s module was loaded on this backend's kind of context; work queued on a stream
-  // keeps the function (and so its module's code) alive.
-  // The arguments are tcpuLaunchKernel's, one by one: a struct of them built in memory made the
-  // CPU launch read its 32-bit fields back with 64-bit loads that store forwarding cannot serve
-  // (about 5 ns a launch).
+  // keeps the function (and so its module's code) alive. The other arguments are
+  // tcpuLaunchKernel's, one by one: a struct of them built in memory made the CPU launch read
+  // its 32-bit fields back with 64-bit loads that store forwarding cannot serve (about 5 ns a
+  // launch).
   virtual Status launch(const std::shared_ptr<Function>& function, unsigned gridDimX,
                         unsigned gridDimY, unsigned gridDimZ, unsigned blockDimX,
                         unsigned blockDimY, unsigned blockDimZ, unsigned sharedMemBytes,
