@@ -36,8 +36,10 @@ FOLDERS = {
         "memory": set(),
         "state": {"modules", "settings", "memory"},
         "launch": {"state", "settings", "memory"},
-        "cuda": {"state"},
-        "api": {"state", "settings", "memory", "modules", "launch", "cuda"},
+        "backend": {"state"},
+        "cpu": {"backend", "state", "settings", "memory", "modules", "launch"},
+        "cuda": {"backend", "state"},
+        "api": {"backend", "state", "settings", "cpu", "cuda"},
     },
     "codegen": {
         "support": set(),

@@ -3,17 +3,17 @@
 
 #include <cstring>
 
-#include "api/host_cpu.hpp"
+#include "cpu/cpu_backend.hpp"
+#include "cuda/cuda_backend.hpp"
 #include "state/error.hpp"
 #include "state/runtime_state.hpp"
 
 namespace tcpu::detail {
 namespace {
 
-// A context handle's object: the CPU (cuda null) or a CUDA context.
+// A context handle's object: its backend, the CPU's or a CUDA context.
 struct Context {
-  tcpuBackend backend = TCPU_BACKEND_CPU;
-  std::shared_ptr<CudaContext> cuda;
+  std::shared_ptr<Backend> backend;
 };
 
 HandleTable<Context, tcpuContext>& contexts() {
@@ -33,30 +33,16 @@ tcpuResult invalidContext(const char* api, tcpuContext ctx) {
               " is not a live context (destroyed, or another kind of handle)");
 }
 
-std::string cpuDescription() {
-  return concat("CPU (", hostCpuName(), ")");
-}
-
 } // namespace
 
-std::shared_ptr<CudaContext> currentCuda() {
-  return tCurrent ? tCurrent->cuda : nullptr;
+const std::shared_ptr<Backend>& currentBackend() {
+  return tCurrent ? tCurrent->backend : cpuBackend();
 }
 
-std::string describeCurrentContext() {
-  std::shared_ptr<CudaContext> cuda = currentCuda();
-  return cuda ? cuda->description() : std::string("the CPU context");
-}
-
-Status wrongContext(const std::string& what, const CudaContext* owner) {
+Status wrongContext(const std::string& what, const Backend& owner) {
   return Status(TCPU_ERROR_INVALID_CONTEXT,
-                concat(what, " belongs to ", owner ? owner->description() : "the CPU context",
-                       " but the current context is ", describeCurrentContext(),
-                       " (tcpuCtxSetCurrent chooses)"));
-}
-
-tcpuResult reportAs(const char* api, const Status& status) {
-  return status.ok() ? TCPU_SUCCESS : fail(status.code(), api, ": ", status.message());
+                concat(what, " belongs to ", owner.nameInMessages(), " but the current context is ",
+                       currentBackend()->nameInMessages(), " (tcpuCtxSetCurrent chooses)"));
 }
 
 } // namespace tcpu::detail
@@ -77,14 +63,14 @@ tcpuResult tcpuCtxCreate(tcpuContext* ctx, unsigned int backends, int ordinal) {
     if (backends & TCPU_BACKEND_CUDA) {
       Expected<std::shared_ptr<CudaContext>> cuda = CudaContext::create(ordinal);
       if (cuda) {
-        context->backend = TCPU_BACKEND_CUDA;
-        context->cuda = cuda.take();
+        context->backend = cuda.take();
       } else if (!(backends & TCPU_BACKEND_CPU) || cuda.status().code() != TCPU_ERROR_NO_DEVICE) {
         return fail(cuda.status().code(), "tcpuCtxCreate: TCPU_BACKEND_CUDA ordinal ", ordinal,
                     ": ", cuda.status().message());
       }
     }
-    if (!context->cuda && ordinal != 0)
+    if (!context->backend) context->backend = cpuBackend();
+    if (context->backend->sharedByProcess() && ordinal != 0)
       return fail(TCPU_ERROR_INVALID_DEVICE, "tcpuCtxCreate: TCPU_BACKEND_CPU ordinal=", ordinal,
                   " but the CPU backend has one device, ordinal 0");
     *ctx = contexts().insert(context);
@@ -98,12 +84,12 @@ tcpuResult tcpuCtxDestroy(tcpuContext ctx) {
     std::shared_ptr<Context> context = contexts().remove(ctx);
     if (!context) return invalidContext("tcpuCtxDestroy", ctx);
     if (tCurrent == context) tCurrent.reset();
-    if (!context->cuda) return TCPU_SUCCESS; // the CPU state is the process's
+    if (context->backend->sharedByProcess()) return TCPU_SUCCESS; // the CPU state is the process's
     // Its modules go first (their functions with them), while the GPU context still lives.
     for (const tcpuModule handle : runtime().modules.handlesWhere(
-             [&](const Module& module) { return module.cuda == context->cuda; }))
+             [&](const Module& module) { return module.backend == context->backend; }))
       (void)tcpuModuleUnload(handle); // fails only for one unloaded meanwhile: nothing to do
-    return reportAs("tcpuCtxDestroy", context->cuda->destroy());
+    return reportAs("tcpuCtxDestroy", context->backend->destroy());
   });
 }
 
@@ -141,7 +127,7 @@ tcpuResult tcpuCtxGetBackend(tcpuBackend* backend, tcpuContext ctx) {
     }
     std::shared_ptr<Context> context = findContext(ctx);
     if (!context) return invalidContext("tcpuCtxGetBackend", ctx);
-    *backend = context->backend;
+    *backend = context->backend->kind();
     return TCPU_SUCCESS;
   });
 }
@@ -153,11 +139,11 @@ tcpuResult tcpuCtxGetName(char* name, int len, tcpuContext ctx) {
                   " is not positive");
     std::string text;
     if (!ctx) {
-      text = cpuDescription();
+      text = cpuBackend()->description();
     } else {
       std::shared_ptr<Context> context = findContext(ctx);
       if (!context) return invalidContext("tcpuCtxGetName", ctx);
-      text = context->cuda ? context->cuda->description() : cpuDescription();
+      text = context->backend->description();
     }
     const size_t copied = std::min(text.size(), static_cast<size_t>(len - 1));
     std::memcpy(name, text.data(), copied);
@@ -168,10 +154,7 @@ tcpuResult tcpuCtxGetName(char* name, int len, tcpuContext ctx) {
 
 tcpuResult tcpuCtxSynchronize(void) {
   return initializedApi("tcpuCtxSynchronize", [&] {
-    if (std::shared_ptr<CudaContext> cuda = currentCuda())
-      return reportAs("tcpuCtxSynchronize", cuda->synchronize());
-    runtime().streams.waitForAll();
-    return TCPU_SUCCESS;
+    return reportAs("tcpuCtxSynchronize", currentBackend()->synchronize());
   });
 }
 

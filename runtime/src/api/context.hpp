@@ -7,21 +7,24 @@
 #include <memory>
 #include <string>
 
-#include "cuda/cuda_backend.hpp"
+#include "backend/backend.hpp"
+#include "state/error.hpp"
 
 namespace tcpu::detail {
 
-// The calling thread's current CUDA context, or nullptr while the CPU context is current.
-std::shared_ptr<CudaContext> currentCuda();
+// The calling thread's current context's backend: the CPU's while no other context is current.
+// Only this thread changes its current context, so the backend lives at least until the API
+// call that asked returns, unless that call is the one that destroys it.
+const std::shared_ptr<Backend>& currentBackend();
 
-// For messages: "the CPU context" or the CUDA context's description.
-std::string describeCurrentContext();
+// The detail for an object of the `owner` context used while another kind of context is
+// current.
+Status wrongContext(const std::string& what, const Backend& owner);
 
-// The detail for a CPU object used while a CUDA context is current, and the reverse.
-Status wrongContext(const std::string& what, const CudaContext* owner);
-
-// Reports `status` as `api`'s failure, or returns TCPU_SUCCESS.
-tcpuResult reportAs(const char* api, const Status& status);
+// Reports `status` as `api`'s failure, or returns TCPU_SUCCESS. Inline: every call ends here.
+inline tcpuResult reportAs(const char* api, const Status& status) {
+  return status.ok() ? TCPU_SUCCESS : fail(status.code(), api, ": ", status.message());
+}
 
 } // namespace tcpu::detail
 

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "api/host_cpu.hpp"
+#include "cpu/host_cpu.hpp"
 #include "state/error.hpp"
 #include "state/runtime_state.hpp"
 

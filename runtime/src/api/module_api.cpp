@@ -5,9 +5,6 @@
 #include <vector>
 
 #include "api/context.hpp"
-#include "cuda/ptx_image.hpp"
-#include "launch/amx_permission.hpp"
-#include "modules/linked_kernels_module.hpp"
 #include "state/error.hpp"
 #include "state/runtime_state.hpp"
 
@@ -34,13 +31,9 @@ Expected<std::vector<std::byte>> readFile(const std::string& path) {
 }
 
 tcpuModule publishModule(std::string origin, std::unique_ptr<LoadedModule> image,
-                         std::shared_ptr<CudaContext> cuda = nullptr) {
-  // Before any CPU module's code can run (once per process; later calls return the first
-  // answer): code compiled for this CPU may use AMX's tiles (tl's bf16 dot), which Linux lends
-  // only to processes that ask. Where it refuses (before Linux 5.16), such code dies of SIGILL.
-  if (!cuda) requestAmxPermission();
+                         std::shared_ptr<Backend> backend) {
   auto object = std::make_shared<Module>();
-  object->cuda = std::move(cuda);
+  object->backend = std::move(backend);
   object->origin = std::move(origin);
   object->image = std::move(image);
   return runtime().modules.insert(std::move(object));
@@ -50,18 +43,14 @@ tcpuResult loadModule(const char* api, tcpuModule* module, const ModuleSource& s
   if (source.bytes.empty())
     return fail(TCPU_ERROR_INVALID_IMAGE, api, ": ", source.path.empty() ? "image" : source.path,
                 " is empty");
-  const std::shared_ptr<CudaContext> cuda = currentCuda();
-  if (!cuda && classifyGpuImage(source.bytes) != GpuImageKind::NotGpu)
-    return fail(TCPU_ERROR_INVALID_IMAGE, api, ": ",
-                source.path.empty() ? std::string("image") : "'" + source.path + "'",
-                " is GPU code (PTX or a cubin) but the current context is the CPU's: load it on a "
-                "CUDA context (tcpuCtxCreate(&ctx, TCPU_BACKEND_CUDA, 0))");
-  auto image = cuda ? cuda->loadModule(source) : runtime().loaders.load(source);
-  if (!image)
-    return fail(image.status().code(), api, ": ",
-                source.path.empty() ? std::string("image") : "'" + source.path + "'", ": ",
-                image.status().message());
-  *module = publishModule(source.path.empty() ? "<memory image>" : source.path, image.take(), cuda);
+  const std::string name = source.path.empty() ? std::string("image") : "'" + source.path + "'";
+  const std::shared_ptr<Backend>& backend = currentBackend();
+  if (Status refused = backend->checkImage(source.bytes); !refused.ok())
+    return fail(refused.code(), api, ": ", name, " ", refused.message());
+  auto image = backend->loadModule(source);
+  if (!image) return fail(image.status().code(), api, ": ", name, ": ", image.status().message());
+  *module =
+      publishModule(source.path.empty() ? "<memory image>" : source.path, image.take(), backend);
   return TCPU_SUCCESS;
 }
 
@@ -73,28 +62,6 @@ tcpuResult invalidFunction(const char* api, tcpuFunction function) {
   return fail(TCPU_ERROR_INVALID_HANDLE, api, ": function ", static_cast<const void*>(function),
               " is not a valid function handle (null, unloaded with its module, or another kind "
               "of handle)");
-}
-
-// Rejects descriptors that would make the launcher read garbage.
-Status checkDescriptor(const tcpuKernelDesc& desc, const std::string& name, const Module& module) {
-  if (desc.abiVersion < TCPU_KERNEL_ABI_OLDEST_READ || desc.abiVersion > TCPU_KERNEL_ABI_VERSION)
-    return Status(TCPU_ERROR_INVALID_IMAGE,
-                  concat("kernel '", name, "' in ", module.origin,
-                         " was built for tcpu kernel ABI v", desc.abiVersion,
-                         "; this runtime reads v", TCPU_KERNEL_ABI_OLDEST_READ, " to v",
-                         TCPU_KERNEL_ABI_VERSION));
-  if (!desc.entry || (desc.numParams > 0 && !desc.params))
-    return Status(TCPU_ERROR_INVALID_IMAGE,
-                  concat("kernel '", name, "' in ", module.origin,
-                         " has a malformed descriptor (no entry or params)"));
-  for (uint32_t i = 0; i < desc.numParams; ++i)
-    if (desc.params[i].size == 0 || desc.params[i].align == 0 ||
-        (desc.params[i].align & (desc.params[i].align - 1)) != 0)
-      return Status(TCPU_ERROR_INVALID_IMAGE,
-                    concat("kernel '", name, "' in ", module.origin, ": parameter ", i,
-                           " has size ", desc.params[i].size, " and alignment ",
-                           desc.params[i].align));
-  return {};
 }
 
 } // namespace
@@ -163,15 +130,11 @@ tcpuResult tcpuModuleLoadKernels(tcpuModule* module, const tcpuKernelDesc* const
     if (!module) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadKernels: module is NULL");
     if (!kernels) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadKernels: kernels is NULL");
     if (count == 0) return fail(TCPU_ERROR_INVALID_VALUE, "tcpuModuleLoadKernels: count is 0");
-    if (std::shared_ptr<CudaContext> cuda = currentCuda())
-      return fail(TCPU_ERROR_NOT_SUPPORTED,
-                  "tcpuModuleLoadKernels: kernels linked into the program are CPU code, but the "
-                  "current context is ",
-                  cuda->description());
-    auto image = linkedKernelsModule({kernels, count});
+    const std::shared_ptr<Backend>& backend = currentBackend();
+    auto image = backend->loadLinkedKernels({kernels, count});
     if (!image)
       return fail(image.status().code(), "tcpuModuleLoadKernels: ", image.status().message());
-    *module = publishModule("<linked kernels>", image.take());
+    *module = publishModule("<linked kernels>", image.take(), backend);
     return TCPU_SUCCESS;
   });
 }
@@ -235,7 +198,7 @@ tcpuResult tcpuModuleGetFunction(tcpuFunction* function, tcpuModule module, cons
     if (!desc)
       return fail(TCPU_ERROR_NOT_FOUND, "tcpuModuleGetFunction: module ", object->origin,
                   " has no kernel named '", name, "'");
-    if (Status valid = object->cuda ? Status() : checkDescriptor(*desc, name, *object); !valid.ok())
+    if (Status valid = object->backend->checkKernel(*desc, name, *object); !valid.ok())
       return fail(valid.code(), "tcpuModuleGetFunction: ", valid.message());
     auto entry = std::make_shared<Function>(Function{object, desc, name});
     *function = object->functions[name] = runtime().functions.insert(std::move(entry));

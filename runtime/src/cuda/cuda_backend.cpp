@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <vector>
 
+#include "backend/image_kind.hpp"
 #include "cuda/ptx_image.hpp"
 
 namespace tcpu::detail {
@@ -208,9 +209,20 @@ Expected<std::unique_ptr<LoadedModule>> CudaContext::loadModule(const ModuleSour
       new CudaModule(shared_from_this(), module, std::move(ptx), std::move(kernels)));
 }
 
-Status CudaContext::launch(const Function& function, const unsigned grid[3],
-                           const unsigned requestedBlock[3], unsigned sharedMemBytes,
+Expected<std::unique_ptr<LoadedModule>>
+CudaContext::loadLinkedKernels(std::span<const tcpuKernelDesc* const>) {
+  return Status(TCPU_ERROR_NOT_SUPPORTED,
+                concat("kernels linked into the program are CPU code, but the current context is ",
+                       description_));
+}
+
+Status CudaContext::launch(const std::shared_ptr<Function>& launchedFunction, unsigned gridDimX,
+                           unsigned gridDimY, unsigned gridDimZ, unsigned blockDimX,
+                           unsigned blockDimY, unsigned blockDimZ, unsigned sharedMemBytes,
                            tcpuStream stream, void** kernelParams, void** extra) {
+  const Function& function = *launchedFunction;
+  const unsigned grid[3] = {gridDimX, gridDimY, gridDimZ};
+  const unsigned requestedBlock[3] = {blockDimX, blockDimY, blockDimZ};
   const auto& module = static_cast<const CudaModule&>(*function.module->image);
   if (&module.context() != this)
     return Status(TCPU_ERROR_INVALID_CONTEXT,
@@ -330,7 +342,7 @@ Status CudaContext::checkDeviceRange(tcpuDeviceptr pointer, size_t bytes, const 
   return {};
 }
 
-Expected<tcpuDeviceptr> CudaContext::memAlloc(size_t bytes) {
+Expected<tcpuDeviceptr> CudaContext::memAlloc(size_t bytes, unsigned int /*flags*/) {
   if (Status entered = enter(); !entered.ok()) return entered;
   if (bytes == 0) return Status(TCPU_ERROR_INVALID_VALUE, "bytesize is 0");
   cuda::CUdeviceptr pointer = 0;

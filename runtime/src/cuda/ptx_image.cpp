@@ -8,8 +8,6 @@
 namespace tcpu::detail {
 namespace {
 
-constexpr uint16_t kElfMachineCuda = 190;
-
 std::string_view trim(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
     text.remove_prefix(1);
@@ -158,28 +156,6 @@ Status applyKernelLine(std::string_view line, PtxKernel& kernel) {
 }
 
 } // namespace
-
-GpuImageKind classifyGpuImage(std::span<const std::byte> bytes) {
-  if (bytes.size() >= 20 && std::memcmp(bytes.data(),
-                                        "\x7f"
-                                        "ELF",
-                                        4) == 0) {
-    uint16_t machine = 0;
-    std::memcpy(&machine, bytes.data() + 18, sizeof machine); // little-endian hosts only
-    return machine == kElfMachineCuda ? GpuImageKind::Cubin : GpuImageKind::NotGpu;
-  }
-  // PTX: its directives come after comments, within the first few kilobytes.
-  const std::string_view text(reinterpret_cast<const char*>(bytes.data()),
-                              std::min<size_t>(bytes.size(), 16384));
-  if (text.find('\0') != std::string_view::npos) return GpuImageKind::NotGpu;
-  const size_t version = text.find("\n.version ");
-  const size_t target = text.find("\n.target ");
-  const bool startsWithVersion = text.starts_with(".version ");
-  return (version != std::string_view::npos || startsWithVersion) &&
-                 target != std::string_view::npos
-             ? GpuImageKind::Ptx
-             : GpuImageKind::NotGpu;
-}
 
 Expected<std::vector<PtxKernel>> parsePtxKernels(std::string_view ptx) {
   std::vector<PtxKernel> kernels;

@@ -1,7 +1,6 @@
-// What the CUDA backend needs to know about a GPU module before the driver sees it: whether the
-// bytes are PTX or a cubin at all (so that a CPU module on a CUDA context, or PTX on a CPU one, is
-// a clear error), and each kernel's parameters, so that a launch's argument count and its
-// pointers can be checked as the CPU backend checks them.
+// What the CUDA backend needs to know about a GPU module before the driver sees it (whether the
+// bytes are PTX or a cubin at all is backend/image_kind.hpp's): each kernel's parameters, so that
+// a launch's argument count and its pointers can be checked as the CPU backend checks them.
 //
 // A PTX kernel's parameters come from its `.entry` declaration (sizes only), or, for PTX that
 // `tcpu ptx` wrote, from the line it puts before the code:
@@ -12,7 +11,6 @@
 
 #include <array>
 #include <cstddef>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,12 +18,6 @@
 #include "tcpu/status.hpp"
 
 namespace tcpu::detail {
-
-enum class GpuImageKind { NotGpu, Ptx, Cubin };
-
-// PTX: text with a `.version` and a `.target` directive near its start; cubin: an ELF file for
-// NVIDIA GPUs (e_machine EM_CUDA).
-GpuImageKind classifyGpuImage(std::span<const std::byte> bytes);
 
 struct PtxKernel {
   std::string name;

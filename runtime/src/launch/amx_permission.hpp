@@ -2,7 +2,7 @@
 // ARCH_REQ_XCOMP_PERM for XTILEDATA, Linux 5.16 and later); a kernel compiled for a CPU with
 // AMX (tl's bf16 dot on Sapphire Rapids and later) would otherwise die of SIGILL at its first
 // tile instruction. The permission is the whole process's; loading a CPU module asks
-// (api/module_api.cpp), off the launch path.
+// (cpu/cpu_backend.cpp), off the launch path.
 #ifndef TCPU_SRC_LAUNCH_AMX_PERMISSION_HPP
 #define TCPU_SRC_LAUNCH_AMX_PERMISSION_HPP
 

@@ -12,11 +12,11 @@
 
 namespace tcpu::detail {
 
-class CudaContext;
+class Backend;
 
 struct Module {
-  std::shared_ptr<CudaContext> cuda; // the CUDA context it was loaded on; null: the CPU
-  std::string origin;                // the path, or "<memory image>", for messages
+  std::shared_ptr<Backend> backend; // the backend (context) it was loaded on; its launches go there
+  std::string origin;               // the path, or "<memory image>", for messages
   std::unique_ptr<LoadedModule> image;
 
   std::mutex mutex; // guards the two fields below

@@ -1,4 +1,4 @@
-#include "api/host_cpu.hpp"
+#include "cpu/host_cpu.hpp"
 
 #include <fstream>
 #include <string>

@@ -1,7 +1,7 @@
 // What the host CPU is: its model name and the ISA features that matter for
 // code generation, read without LLVM.
-#ifndef TCPU_SRC_HOST_CPU_HPP
-#define TCPU_SRC_HOST_CPU_HPP
+#ifndef TCPU_SRC_CPU_HOST_CPU_HPP
+#define TCPU_SRC_CPU_HOST_CPU_HPP
 
 #include <string>
 
@@ -14,4 +14,4 @@ int hostVectorBits();
 
 } // namespace tcpu::detail
 
-#endif // TCPU_SRC_HOST_CPU_HPP
+#endif // TCPU_SRC_CPU_HOST_CPU_HPP
