@@ -30,10 +30,6 @@ class OutOfResources(TritonError):
         return (type(self), (self.required, self.limit, self.name))
 
 
-class CompileTimeAssertionFailure(TritonError):
-    """A ``tl.static_assert`` failed for one specialization (one autotuning config)."""
-
-
 @dataclass(frozen=True)
 class Location:
     """A position in a user's source file (1-based line, 0-based column)."""
@@ -50,28 +46,53 @@ class Location:
         return text
 
 
-class CompilationError(Exception):
-    """A kernel tcpu (like Triton) rejects: names the kernel, where, and what is wrong."""
+class CompilationError(TritonError):
+    """A kernel tcpu (like Triton) rejects: names the kernel, where, and what is wrong.
 
-    def __init__(self, message: str, location: Location | None = None, kernel: str = "") -> None:
-        self.message = message
+    A ``triton.TritonError`` as Triton's is, with the attributes Triton's carries: ``src`` (the
+    kernel's source), ``node`` (the AST node at fault), ``error_message`` (what is wrong) and
+    ``message`` (the whole text). Errors raised by a builtin also carry what is wrong as their
+    ``__cause__``, where Triton keeps the builtin's own exception (tests read it there)."""
+
+    def __init__(self, message: str, location: Location | None = None, kernel: str = "",
+                 src: str | None = None, node: ast.AST | None = None) -> None:
+        self.error_message = message
         self.location = location
         self.kernel = kernel
-        super().__init__(self._text())
+        self.src = src
+        self.node = node
+        self.message = self._text()
+        super().__init__(self.message)
 
     def _text(self) -> str:
         where = f"in kernel '{self.kernel}'" if self.kernel else ""
         if self.location is None:
-            return f"{self.message} {where}".strip()
-        return f"{self.location.describe()}\n{self.message}" + (f"\n({where})" if where else "")
+            return f"{self.error_message} {where}".strip()
+        return (f"{self.location.describe()}\n{self.error_message}"
+                + (f"\n({where})" if where else ""))
+
+    def __reduce__(self):
+        # Pickled whole (multiprocessing), not as the one formatted argument Exception keeps.
+        return (type(self), (self.error_message, self.location, self.kernel, self.src, self.node))
+
+
+class CompileTimeAssertionFailure(CompilationError):
+    """A ``tl.static_assert`` failed for one specialization (one autotuning config); a
+    CompilationError, as Triton's is."""
 
 
 class UnsupportedError(CompilationError):
     """Valid Triton that tcpu does not support yet; the message names the feature."""
 
 
-class InternalError(CompilationError):
-    """tcpu produced C++ that clang rejected: a bug in tcpu, never the user's fault."""
+class InternalError(RuntimeError):
+    """tcpu produced C++ that clang rejected: a bug in tcpu, never the user's fault. Not a
+    TritonError (nor a CompilationError): an `except` or `pytest.raises` written for what
+    Triton refuses must not take a tcpu bug for a refusal."""
+
+    def __init__(self, message: str, kernel: str = "") -> None:
+        self.kernel = kernel
+        super().__init__(message)
 
 
 def node_location(node: ast.AST, filename: str, lines: list[str], line_offset: int,

@@ -36,7 +36,7 @@ class KernelSource:
 
     def error(self, node: ast.AST, message: str, cls: type[CompilationError] = CompilationError
               ) -> CompilationError:
-        return cls(message, self.location(node), self.name)
+        return cls(message, self.location(node), self.name, self.text, node)
 
 
 def read_source(fn: Callable[..., Any]) -> KernelSource:

@@ -159,6 +159,6 @@ def build(kernel: KernelDef, kinds: list[tuple[Any, ...]], options: BuildOptions
         raise InternalError(
             f"tcpu generated C++ that clang rejected for kernel '{name}' (a bug in tcpu, please "
             f"report it with this message):\n{e.detail}\n--- generated source ---\n{source}",
-            None, name) from None
+            name) from None
     return CompiledKernel(name=name, source=source, params=params, codes=generated.codes,
                           handle=handle, check_bounds=options.check_bounds)

@@ -7,6 +7,7 @@ the `if`). What Triton refuses (`break`, `continue`, nested functions, `with`) i
 from __future__ import annotations
 
 import ast
+import warnings
 from typing import Any
 
 from ...triton.language import core as tlc
@@ -178,6 +179,13 @@ class Statements(LowererCore):
         if t.numel != 1:
             raise self.error(node.test, f"an if condition must be a scalar, got a block "
                              f"{t.type_text()}")
+        if t.shape:
+            # Triton takes a one-element block's element, with a warning.
+            loc = self.frame.source.location(node.test)
+            warnings.warn_explicit(f"if {ast.unparse(node.test)}: the condition is a block of "
+                                   f"one element ({t.type_text()}), not a scalar; its element "
+                                   "decides", UserWarning, loc.filename, loc.line)
+            t = OPS["reshape"](self.cx(node.test), t, ())
         cond = convert(t, tlc.int1).expr
         before = dict(self.frame.scope)
         self._depth += 1
@@ -211,6 +219,13 @@ class Statements(LowererCore):
                 continue  # bound in one branch only: not visible after the if
             merged = self._merge(name, a, b, node, declarations, assigns_then, assigns_else)
             self.frame.scope[name] = merged
+        if self.frame.is_kernel:
+            # A branch that returns leaves the program: its names are not read after the if
+            # (and the other branch's values are out of its scope).
+            if then_ret:
+                assigns_then.clear()
+            if else_ret:
+                assigns_else.clear()
         for d in declarations:
             self.emit.line(d)
         self.emit.line(f"if ({cond}) {{")

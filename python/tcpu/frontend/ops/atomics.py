@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...triton.language import core as tl
 from ..values import Value, unwrap
 from . import op
 from .arith import broadcast_shapes, convert
@@ -31,11 +32,22 @@ def _pointer(cx: OpContext, name: str, pointer: Any, sem: Any, scope: Any) -> Va
     return p
 
 
+def _check_rmw_dtype(cx: OpContext, name: str, elem: tl.dtype) -> None:
+    """Triton's read-modify-write atomics take 32- and 64-bit values, and 16-bit floats for
+    atomic_add only (its atom_red_typechecking_impl)."""
+    if elem in (tl.float16, tl.bfloat16):
+        if name != "atomic_add":
+            raise cx.error(f"{name} does not support {elem} (only atomic_add does)")
+    elif elem.is_ptr() or elem.primitive_bitwidth < 32:
+        raise cx.error(f"{name} does not support {elem}: its values must be 32 or 64 bits wide")
+
+
 def _rmw(name: str):
     def atomic(cx: OpContext, pointer: Any, val: Any, mask: Any = None, sem: Any = None,
                scope: Any = None) -> Value:
         p = _pointer(cx, name, pointer, sem, scope)
         elem = p.dtype.element_ty
+        _check_rmw_dtype(cx, name, elem)
         if name in ("atomic_and", "atomic_or", "atomic_xor") and not elem.is_int():
             raise cx.error(f"{name} needs an integer pointer, got {p.dtype}")
         v = convert(cx.value(val, elem), elem)
@@ -71,6 +83,9 @@ def atomic_cas(cx: OpContext, pointer: Any, cmp: Any, val: Any, sem: Any = None,
                scope: Any = None) -> Value:
     p = _pointer(cx, "atomic_cas", pointer, sem, scope)
     elem = p.dtype.element_ty
+    if elem.is_ptr() or elem.primitive_bitwidth not in (16, 32, 64):
+        raise cx.error(f"atomic_cas does not support {elem}: its values must be 16, 32 or 64 "
+                       "bits wide")
     c = convert(cx.value(cmp, elem), elem)
     v = convert(cx.value(val, elem), elem)
     note_write(cx, p.roots)

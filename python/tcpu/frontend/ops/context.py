@@ -19,6 +19,11 @@ if TYPE_CHECKING:
 _TL_NAMES = {"fp8e5": "float8e5", "fp8e4nv": "float8e4nv"}
 
 
+class BuiltinError(ValueError):
+    """What a builtin found wrong: the cause of the CompilationError at its call (Triton's
+    builtins raise ValueError for most wrong arguments)."""
+
+
 class OpContext:
     def __init__(self, emitter: "Emitter", node: ast.AST, error_at: Any, lowerer: Any) -> None:
         self.emit = emitter
@@ -28,10 +33,14 @@ class OpContext:
 
     def error(self, message: str, cls: type[CompilationError] = CompilationError
               ) -> CompilationError:
-        return self._error_at(self.node, message, cls)
+        err = self._error_at(self.node, message, cls)
+        # Triton raises a builtin's own error `from` the CompilationError at the call, and its
+        # tests read what is wrong there (`str(e.value.__cause__)`).
+        err.__cause__ = BuiltinError(message)
+        return err
 
     def unsupported(self, message: str) -> CompilationError:
-        return self._error_at(self.node, message, UnsupportedError)
+        return self.error(message, UnsupportedError)
 
     def const(self, x: Any, what: str) -> Any:
         """x's compile-time value; an error naming `what` if x is known only at run time."""
@@ -83,4 +92,4 @@ class OpContext:
         return d
 
 
-__all__ = ["OpContext", "UnsupportedError"]
+__all__ = ["BuiltinError", "OpContext", "UnsupportedError"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import cpp
-from ..errors import CompilationError, CompileTimeAssertionFailure
+from ..errors import CompileTimeAssertionFailure
 from ..values import Value, unwrap
 from . import op
 from .arith import broadcast_shapes
@@ -20,8 +20,8 @@ def static_print(cx: OpContext, *values: Any, sep: str = " ", end: str = "\n",
     print(*(cx.lowerer.describe(v) for v in values), sep=sep, end=end, flush=True)
 
 
-class StaticAssertionFailure(CompilationError, CompileTimeAssertionFailure):
-    """A `tl.static_assert` failed. Also Triton's CompileTimeAssertionFailure, so that the
+class StaticAssertionFailure(CompileTimeAssertionFailure):
+    """A `tl.static_assert` failed: Triton's CompileTimeAssertionFailure, so that the
     autotuner skips the config that failed it (as Triton's does) instead of stopping."""
 
 

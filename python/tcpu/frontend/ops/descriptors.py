@@ -59,6 +59,17 @@ def make_tensor_descriptor(cx: OpContext, base: Any, shape: Any, strides: Any, b
     for d in dims:
         if not isinstance(d, int) or d <= 0 or d & (d - 1):
             raise cx.error(f"block_shape {list(dims)}: every dimension must be a power of two")
+    # A GPU's TMA moves rows of at least 16 bytes: Triton refuses a narrower block.
+    row_bytes = dims[-1] * b.dtype.element_ty.primitive_bitwidth // 8
+    if row_bytes < 16:
+        raise cx.error(f"Descriptor block shape must have at least 16 bytes in the last "
+                       f"dimension: block_shape {list(dims)} of {b.dtype.element_ty} has "
+                       f"{row_bytes}")
+    last_stride = unwrap(list(unwrap(strides))[-1]) if isinstance(unwrap(strides), (tuple, list)) \
+        else None
+    if isinstance(last_stride, int) and last_stride != 1:
+        raise cx.error(f"a tensor descriptor's last stride must be 1 (its rows contiguous), got "
+                       f"strides {[unwrap(x) for x in unwrap(strides)]}")
     padding = cx.const(padding_option, "padding_option")
     if padding not in ("zero", "nan"):
         raise cx.error(f"padding_option must be 'zero' or 'nan', got {padding!r}")

@@ -14,6 +14,7 @@ from . import op
 from .arith import broadcast_shapes, convert, convert_checked
 from .context import OpContext
 from .rank3 import fit, fit_all
+from .shape import broadcast_value
 
 _CACHE = {"", ".ca", ".cg", ".cv"}
 _STORE_CACHE = {"", ".wb", ".cg", ".cs", ".wt"}
@@ -57,6 +58,10 @@ def _mask(cx: OpContext, mask: Any, shape: tuple[int, ...]) -> Value | None:
     if m.dtype != tl.int1:
         raise cx.error(f"mask must have boolean scalar type, got {m.type_text()}")
     fits(cx, m, shape, "mask")
+    if shape and not m.shape:
+        # One mask for the whole block (a Python bool too): Triton splats it to the pointers'
+        # shape; tl takes a block mask only.
+        m = broadcast_value(cx, m, shape)
     return m
 
 

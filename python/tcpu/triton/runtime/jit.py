@@ -29,6 +29,16 @@ _GPU_OPTIONS = {
 _CPU_OPTIONS = ("num_threads", "num_cpu_threads", "debug")
 
 
+def _check_gpu_options(options: dict[str, Any]) -> None:
+    """What Triton's backends refuse although the CPU ignores it: a kernel tuned or tested on
+    tcpu must launch on the GPU too. Their options class asserts, so this is an AssertionError,
+    raised before anything compiles."""
+    warps = options.get("num_warps")
+    if warps is not None and not (isinstance(warps, int) and warps > 0
+                                  and warps & (warps - 1) == 0):
+        raise AssertionError(f"num_warps must be a power of 2, got num_warps={warps!r}")
+
+
 class JITFunction(KernelDef, KernelInterface):
     """A @triton.jit function: launchable as ``fn[grid](*args)``, callable from other
     @jit functions (inlined), never from plain Python."""
@@ -66,6 +76,7 @@ class JITFunction(KernelDef, KernelInterface):
         for k in kwargs:
             if k not in self.arg_set:
                 raise TypeError(f"{self.__name__}() got an unexpected keyword argument '{k}'")
+        _check_gpu_options(options)
         values = self.bind(args, kwargs)
         return launch(self, values, grid, options, warmup)
 

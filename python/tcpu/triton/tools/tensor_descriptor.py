@@ -24,6 +24,11 @@ class TensorDescriptor:
                              f"block_shape {self.block_shape} must have one length")
         if rank not in (1, 2, 3):
             raise ValueError(f"TensorDescriptor: rank {rank} is not supported on the CPU (1 to 3)")
+        for i, d in enumerate(self.block_shape):
+            # Triton's descriptor checks the block as a kernel's block shape: powers of two.
+            if not isinstance(d, int) or d <= 0 or d & (d - 1):
+                raise ValueError(f"TensorDescriptor block_shape {list(self.block_shape)}: Shape "
+                                 f"element {i} must be a power of 2, got {d!r}")
         if self.strides[-1] != 1:
             raise ValueError(f"TensorDescriptor: the last stride must be 1, got {self.strides}")
         if self.padding not in ("zero", "nan"):
