@@ -19,6 +19,8 @@ import torch
 
 import triton
 import triton.language as tl
+from conftest import REAL_TRITON
+from triton.compiler.errors import CompilationError
 
 GLOBAL_SCALE = tl.constexpr(3)
 GLOBAL_NAME = tl.constexpr("triple")
@@ -152,6 +154,30 @@ def _loop_order_kernel(OUT, start, end, KIND: tl.constexpr):
         for i in tl.static_range(2, 9, 3):
             tl.store(OUT + k, i)
             k += 1
+    elif KIND == "static_step_kw":
+        for i in tl.static_range(0, 100, step=7):
+            tl.store(OUT + k, i)
+            k += 1
+    elif KIND == "static_end_step_kw":
+        for i in tl.static_range(10, step=3):        # one bound: the end
+            tl.store(OUT + k, i)
+            k += 1
+    elif KIND == "static_neg_step_kw":
+        for i in tl.static_range(arg1=9, arg2=0, step=-4):
+            tl.store(OUT + k, i)
+            k += 1
+    elif KIND == "tl_range_step_kw":
+        for i in tl.range(start, end, step=3):
+            tl.store(OUT + k, i)
+            k += 1
+    elif KIND == "tl_range_end_step_kw":
+        for i in tl.range(end, step=3, num_stages=1):
+            tl.store(OUT + k, i)
+            k += 1
+    elif KIND == "tl_range_neg_step_kw":
+        for i in tl.range(end, start, step=-2):
+            tl.store(OUT + k, i)
+            k += 1
     else:
         for i in tl.static_range(8, 0, -3):          # static, negative step
             tl.store(OUT + k, i)
@@ -171,16 +197,53 @@ LOOPS = [
     ("tl_range_unroll", 0, 7, list(range(0, 7))),
     ("static", 0, 0, list(range(2, 9, 3))),
     ("static_neg", 0, 0, list(range(8, 0, -3))),
+    ("static_step_kw", 0, 0, list(range(0, 100, 7))),
+    ("static_end_step_kw", 0, 0, list(range(0, 10, 3))),
+    ("static_neg_step_kw", 0, 0, list(range(9, 0, -4))),
+    ("tl_range_step_kw", 2, 13, list(range(2, 13, 3))),
+    ("tl_range_end_step_kw", 0, 11, list(range(0, 11, 3))),
+    ("tl_range_neg_step_kw", 1, 10, list(range(10, 1, -2))),
 ]
 
 
 @pytest.mark.parametrize("kind, start, end, expected", LOOPS)
 def test_for_loop_bounds_and_steps(kind, start, end, expected, device):
+    """Triton 3.6 binds tl.range(arg1, arg2=None, step=None, ...) and
+    tl.static_range(arg1, arg2=None, step=None) as Python binds a call (language/core.py: one
+    bound is the end; `step` may be a keyword) and code_generator.py's visit_For iterates
+    range(start, end, step), negative steps included. Checked with Triton 3.6.0's interpreter
+    (TRITON_INTERPRET=1): tl.static_range(0, 100, step=7) sums to 735, tl.range(10, step=3) to
+    18, tl.static_range(100, 0, -7) to 765; tcpu ignored a keyword step (4950 for the first)."""
     out = torch.full((64,), -999, dtype=torch.int32, device=device)
     _loop_order_kernel[(1,)](out, start, end, KIND=kind)
     got = out.cpu().numpy()
     assert got[63] == len(expected)
     assert got[:len(expected)].tolist() == expected
+
+
+@triton.jit
+def _range_keyword_kernel(OUT, KIND: tl.constexpr):
+    k = 0
+    if KIND == "python_range_step":
+        for i in range(0, 8, step=2):
+            k += i
+    else:
+        for i in tl.range(0, 8, stride=2):
+            k += i
+    tl.store(OUT, k)
+
+
+@pytest.mark.parametrize("kind", ["python_range_step", "tl_range_unknown"])
+def test_range_keywords_refused(kind, device):
+    """tl.range refuses a keyword outside its signature (Triton: TypeError, reported as a
+    CompilationError). Python's range takes no keywords: Triton 3.6 ignores them (visit_For
+    reads only the positional arguments, so range(0, 8, step=2) counts by 1), where tcpu
+    refuses rather than count wrongly."""
+    if REAL_TRITON and kind == "python_range_step":
+        pytest.skip("Triton ignores keywords given to Python's range")
+    out = torch.zeros(1, dtype=torch.int32, device=device)
+    with pytest.raises(CompilationError, match="step=|stride"):
+        _range_keyword_kernel[(1,)](out, KIND=kind)
 
 
 @triton.jit
