@@ -13,6 +13,10 @@ Semantics (python/triton/compiler/code_generator.py, runtime/jit.py):
   specialized into a constexpr (unless listed in do_not_specialize), so it behaves like a literal.
 """
 
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 import torch
@@ -351,6 +355,82 @@ def test_while_with_runtime_condition(device):
         return s
 
     assert out.cpu().tolist() == [steps(base + p) for p in range(P)]
+
+
+# A kernel run in a child process, so that one that never ends can be stopped.
+SPIN_MODULE = textwrap.dedent('''
+    import os
+    import sys
+
+    import torch
+
+    if os.environ.get("TCPU_TEST_REAL_TRITON", "0") in ("", "0"):
+        import tcpu.aliases
+        tcpu.aliases.install()
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def spin_kernel(X, OUT, KIND: tl.constexpr):
+        v = tl.load(X)
+        if KIND == "self_equal":
+            while v == v:          # true for any integer: no exit and no side effect
+                pass
+        elif KIND == "carried":
+            while v > 0:           # v | 1 stays positive
+                v = v | 1
+        else:
+            while v < 1000:
+                v = v * 2 + 1
+        tl.store(OUT, v)
+
+
+    device, kind = sys.argv[1], sys.argv[2]
+    x = torch.ones(1, dtype=torch.int32, device=device)
+    out = torch.zeros(1, dtype=torch.int32, device=device)
+    spin_kernel.warmup(x, out, KIND=kind, grid=(1,))
+    print("launching", flush=True)
+    spin_kernel[(1,)](x, out, KIND=kind)
+    if device == "cuda":
+        torch.cuda.synchronize()
+    print("returned", out.item(), flush=True)
+''')
+
+
+def _start_spin(tmp_path, device, kind):
+    """The child running spin_kernel, once it has compiled it and is about to launch it."""
+    script = tmp_path / "spin.py"
+    script.write_text(SPIN_MODULE)
+    proc = subprocess.Popen([sys.executable, str(script), device, kind], text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = proc.stdout.readline()  # compiles first: no timeout needed until the launch
+    if first.strip() != "launching":
+        out, err = proc.communicate(timeout=60)
+        raise AssertionError(f"the child failed before the launch:\n{first}{out}{err[-3000:]}")
+    return proc
+
+
+@pytest.mark.parametrize("kind", ["self_equal", "carried"])
+def test_endless_loop_without_side_effects_hangs(kind, tmp_path, device):
+    """A loop that never ends and has no side effect hangs the kernel, as on the GPU: Triton's
+    LLVM IR carries no forward-progress assumption, where C++ lets the compiler assume that such
+    a loop ends and delete it (the kernel then returned at once and stored a value). tcpu
+    compiles kernels with clang's -fno-finite-loops."""
+    proc = _start_spin(tmp_path, device, kind)
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+    finally:
+        proc.kill()
+        out, err = proc.communicate()
+    assert "returned" not in out, out + err[-3000:]
+
+
+def test_loop_without_side_effects_that_ends(tmp_path, device):
+    proc = _start_spin(tmp_path, device, "ends")
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and out.split() == ["returned", "1023"], out + err[-3000:]
 
 
 @triton.jit
