@@ -139,8 +139,6 @@ def binary(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
         raise cx.error(f"'//' needs integer operands (got {a_dt} and {b_dt})")
     if opname in _BITWISE and not comp.is_int():
         raise cx.error(f"'{opname}' needs integer operands (got {a_dt} and {b_dt})")
-    if opname == "%" and comp.is_int() and a_dt.is_int_signed() != b_dt.is_int_signed():
-        raise cx.error(f"cannot use % with {a_dt} and {b_dt}: they differ in signedness")
     x, y = _operand(cx, a_u, comp), _operand(cx, b_u, comp)
     shape = broadcast_shapes(cx, x.shape, y.shape)
     x, y = fit_all(shape, x, y)
