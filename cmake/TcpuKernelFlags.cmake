@@ -4,9 +4,11 @@
 #   -O2 without LLVM passes: no optnone in the IR, and codegen optimizes once, for the target.
 #   -fno-math-errno: math calls are pure, so they vectorize into SLEEF calls.
 #   -fno-discard-value-names: parameter names reach kernel descriptions and AOT launchers.
+#   -fno-finite-loops: no forward-progress assumption, as in Triton's IR (an endless loop
+#   without side effects hangs, as on the GPU, rather than being deleted).
 set(TCPU_KERNEL_CXX_FLAGS
   -x c++ -std=c++20 -O2 -Xclang -disable-llvm-passes
-  -fno-exceptions -fno-rtti -fno-math-errno -fno-discard-value-names)
+  -fno-exceptions -fno-rtti -fno-math-errno -fno-discard-value-names -fno-finite-loops)
 # The kernel headers: the source tree's, or an installed package's (tcpuConfig.cmake sets
 # them before including this file).
 if(NOT DEFINED TCPU_KERNEL_INCLUDE_DIRS)

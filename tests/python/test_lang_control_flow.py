@@ -13,12 +13,18 @@ Semantics (python/triton/compiler/code_generator.py, runtime/jit.py):
   specialized into a constexpr (unless listed in do_not_specialize), so it behaves like a literal.
 """
 
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 import torch
 
 import triton
 import triton.language as tl
+from conftest import REAL_TRITON
+from triton.compiler.errors import CompilationError
 
 GLOBAL_SCALE = tl.constexpr(3)
 GLOBAL_NAME = tl.constexpr("triple")
@@ -152,6 +158,30 @@ def _loop_order_kernel(OUT, start, end, KIND: tl.constexpr):
         for i in tl.static_range(2, 9, 3):
             tl.store(OUT + k, i)
             k += 1
+    elif KIND == "static_step_kw":
+        for i in tl.static_range(0, 100, step=7):
+            tl.store(OUT + k, i)
+            k += 1
+    elif KIND == "static_end_step_kw":
+        for i in tl.static_range(10, step=3):        # one bound: the end
+            tl.store(OUT + k, i)
+            k += 1
+    elif KIND == "static_neg_step_kw":
+        for i in tl.static_range(arg1=9, arg2=0, step=-4):
+            tl.store(OUT + k, i)
+            k += 1
+    elif KIND == "tl_range_step_kw":
+        for i in tl.range(start, end, step=3):
+            tl.store(OUT + k, i)
+            k += 1
+    elif KIND == "tl_range_end_step_kw":
+        for i in tl.range(end, step=3, num_stages=1):
+            tl.store(OUT + k, i)
+            k += 1
+    elif KIND == "tl_range_neg_step_kw":
+        for i in tl.range(end, start, step=-2):
+            tl.store(OUT + k, i)
+            k += 1
     else:
         for i in tl.static_range(8, 0, -3):          # static, negative step
             tl.store(OUT + k, i)
@@ -171,16 +201,53 @@ LOOPS = [
     ("tl_range_unroll", 0, 7, list(range(0, 7))),
     ("static", 0, 0, list(range(2, 9, 3))),
     ("static_neg", 0, 0, list(range(8, 0, -3))),
+    ("static_step_kw", 0, 0, list(range(0, 100, 7))),
+    ("static_end_step_kw", 0, 0, list(range(0, 10, 3))),
+    ("static_neg_step_kw", 0, 0, list(range(9, 0, -4))),
+    ("tl_range_step_kw", 2, 13, list(range(2, 13, 3))),
+    ("tl_range_end_step_kw", 0, 11, list(range(0, 11, 3))),
+    ("tl_range_neg_step_kw", 1, 10, list(range(10, 1, -2))),
 ]
 
 
 @pytest.mark.parametrize("kind, start, end, expected", LOOPS)
 def test_for_loop_bounds_and_steps(kind, start, end, expected, device):
+    """Triton 3.6 binds tl.range(arg1, arg2=None, step=None, ...) and
+    tl.static_range(arg1, arg2=None, step=None) as Python binds a call (language/core.py: one
+    bound is the end; `step` may be a keyword) and code_generator.py's visit_For iterates
+    range(start, end, step), negative steps included. Checked with Triton 3.6.0's interpreter
+    (TRITON_INTERPRET=1): tl.static_range(0, 100, step=7) sums to 735, tl.range(10, step=3) to
+    18, tl.static_range(100, 0, -7) to 765; tcpu ignored a keyword step (4950 for the first)."""
     out = torch.full((64,), -999, dtype=torch.int32, device=device)
     _loop_order_kernel[(1,)](out, start, end, KIND=kind)
     got = out.cpu().numpy()
     assert got[63] == len(expected)
     assert got[:len(expected)].tolist() == expected
+
+
+@triton.jit
+def _range_keyword_kernel(OUT, KIND: tl.constexpr):
+    k = 0
+    if KIND == "python_range_step":
+        for i in range(0, 8, step=2):
+            k += i
+    else:
+        for i in tl.range(0, 8, stride=2):
+            k += i
+    tl.store(OUT, k)
+
+
+@pytest.mark.parametrize("kind", ["python_range_step", "tl_range_unknown"])
+def test_range_keywords_refused(kind, device):
+    """tl.range refuses a keyword outside its signature (Triton: TypeError, reported as a
+    CompilationError). Python's range takes no keywords: Triton 3.6 ignores them (visit_For
+    reads only the positional arguments, so range(0, 8, step=2) counts by 1), where tcpu
+    refuses rather than count wrongly."""
+    if REAL_TRITON and kind == "python_range_step":
+        pytest.skip("Triton ignores keywords given to Python's range")
+    out = torch.zeros(1, dtype=torch.int32, device=device)
+    with pytest.raises(CompilationError, match="step=|stride"):
+        _range_keyword_kernel[(1,)](out, KIND=kind)
 
 
 @triton.jit
@@ -288,6 +355,82 @@ def test_while_with_runtime_condition(device):
         return s
 
     assert out.cpu().tolist() == [steps(base + p) for p in range(P)]
+
+
+# A kernel run in a child process, so that one that never ends can be stopped.
+SPIN_MODULE = textwrap.dedent('''
+    import os
+    import sys
+
+    import torch
+
+    if os.environ.get("TCPU_TEST_REAL_TRITON", "0") in ("", "0"):
+        import tcpu.aliases
+        tcpu.aliases.install()
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def spin_kernel(X, OUT, KIND: tl.constexpr):
+        v = tl.load(X)
+        if KIND == "self_equal":
+            while v == v:          # true for any integer: no exit and no side effect
+                pass
+        elif KIND == "carried":
+            while v > 0:           # v | 1 stays positive
+                v = v | 1
+        else:
+            while v < 1000:
+                v = v * 2 + 1
+        tl.store(OUT, v)
+
+
+    device, kind = sys.argv[1], sys.argv[2]
+    x = torch.ones(1, dtype=torch.int32, device=device)
+    out = torch.zeros(1, dtype=torch.int32, device=device)
+    spin_kernel.warmup(x, out, KIND=kind, grid=(1,))
+    print("launching", flush=True)
+    spin_kernel[(1,)](x, out, KIND=kind)
+    if device == "cuda":
+        torch.cuda.synchronize()
+    print("returned", out.item(), flush=True)
+''')
+
+
+def _start_spin(tmp_path, device, kind):
+    """The child running spin_kernel, once it has compiled it and is about to launch it."""
+    script = tmp_path / "spin.py"
+    script.write_text(SPIN_MODULE)
+    proc = subprocess.Popen([sys.executable, str(script), device, kind], text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = proc.stdout.readline()  # compiles first: no timeout needed until the launch
+    if first.strip() != "launching":
+        out, err = proc.communicate(timeout=60)
+        raise AssertionError(f"the child failed before the launch:\n{first}{out}{err[-3000:]}")
+    return proc
+
+
+@pytest.mark.parametrize("kind", ["self_equal", "carried"])
+def test_endless_loop_without_side_effects_hangs(kind, tmp_path, device):
+    """A loop that never ends and has no side effect hangs the kernel, as on the GPU: Triton's
+    LLVM IR carries no forward-progress assumption, where C++ lets the compiler assume that such
+    a loop ends and delete it (the kernel then returned at once and stored a value). tcpu
+    compiles kernels with clang's -fno-finite-loops."""
+    proc = _start_spin(tmp_path, device, kind)
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+    finally:
+        proc.kill()
+        out, err = proc.communicate()
+    assert "returned" not in out, out + err[-3000:]
+
+
+def test_loop_without_side_effects_that_ends(tmp_path, device):
+    proc = _start_spin(tmp_path, device, "ends")
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and out.split() == ["returned", "1023"], out + err[-3000:]
 
 
 @triton.jit

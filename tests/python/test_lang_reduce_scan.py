@@ -341,6 +341,45 @@ def test_cumsum_int8_promotes(device):
 
 
 @triton.jit
+def _bool_sum_in_int1_kernel(X, SUMS, SCANS, M: tl.constexpr, N: tl.constexpr):
+    x = tl.load(X + offsets2(M, N)) != 0
+    total = tl.sum(x, dtype=tl.int1)
+    rows = tl.sum(x, axis=1, dtype=tl.int1)
+    running = tl.cumsum(x, axis=1, dtype=tl.int1)
+    tl.static_assert(total.dtype == tl.int1)
+    tl.static_assert(rows.dtype == tl.int1)
+    tl.static_assert(running.dtype == tl.int1)
+    tl.store(SUMS, total.to(tl.int32))
+    tl.store(SUMS + 1 + tl.arange(0, M), rows.to(tl.int32))
+    tl.store(SCANS + offsets2(M, N), running.to(tl.int32))
+
+
+def test_sum_and_cumsum_in_int1_wrap(device):
+    """tl.sum(x, dtype=tl.int1) adds in int1 in Triton 3.6 (standard.py's sum converts the
+    input to `dtype` and reduces with `a + b`; semantic.py's add is LLVM's `add i1`, which wraps),
+    so the result is the parity of the trues: Triton's own test_core.py::test_sum_dtype asserts
+    0 for 32 * 32 trues. cumsum(dtype=tl.int1) likewise gives the running parity. (Triton
+    3.6.0's interpreter instead makes any nonzero count true: it sums in numpy.) tcpu counted
+    in int32 and made any count but 0 true."""
+    rs = np.random.RandomState(7)
+    x = (rs.rand(4, 16) < 0.5).astype(np.int32)
+    x[0] = 1                                    # 16 trues: even
+    x[1] = 0
+    x[1, :3] = 1                                # 3 trues: odd
+    sums = torch.empty(5, dtype=torch.int32, device=device)
+    scans = torch.empty((4, 16), dtype=torch.int32, device=device)
+    _bool_sum_in_int1_kernel[(1,)](dev(x, device), sums, scans, M=4, N=16)
+    assert host(sums).tolist() == [int(x.sum()) % 2] + (x.sum(axis=1) % 2).tolist()
+    np.testing.assert_array_equal(host(scans), np.cumsum(x, axis=1) % 2)
+
+    full = torch.ones((32, 32), dtype=torch.int32, device=device)  # test_core's case
+    sums32 = torch.empty(33, dtype=torch.int32, device=device)
+    scans32 = torch.empty((32, 32), dtype=torch.int32, device=device)
+    _bool_sum_in_int1_kernel[(1,)](full, sums32, scans32, M=32, N=32)
+    assert host(sums32)[0] == 0
+
+
+@triton.jit
 def _scan_dtype_kernel(X, Z, N: tl.constexpr, SUM_T: tl.constexpr, PROD_T: tl.constexpr):
     offs = tl.arange(0, N)
     x = tl.load(X + offs)

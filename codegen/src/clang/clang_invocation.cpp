@@ -39,8 +39,12 @@ std::vector<std::string> kernelClangArguments(const std::string& name,
       "-O2", "-Xclang", "-disable-llvm-passes", "-fno-exceptions", "-fno-rtti", "-fno-math-errno",
       // Signed integers wrap, as Triton's do (i32 arithmetic is modulo 2^32 there; C++ would
       // let the optimizer assume no overflow and, e.g., widen `v + 2147483647` to 64 bits).
-      "-fwrapv", options.fpContract ? "-ffp-contract=on" : "-ffp-contract=off", "-resource-dir",
-      TCPU_CLANG_RESOURCE_DIR, "-emit-llvm", "-c", name};
+      "-fwrapv",
+      // No forward-progress assumption, as in Triton's LLVM IR: C++ lets the optimizer delete a
+      // loop without side effects that never ends, so a kernel that hangs on the GPU would
+      // return at once here. Covers tl.h's loops too (they are instantiated in this unit).
+      "-fno-finite-loops", options.fpContract ? "-ffp-contract=on" : "-ffp-contract=off",
+      "-resource-dir", TCPU_CLANG_RESOURCE_DIR, "-emit-llvm", "-c", name};
   for (const std::string& directory : kernelIncludeDirectories())
     arguments.push_back("-I" + directory);
   if (options.fastMath) arguments.push_back("-ffast-math");

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import inspect
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,22 @@ from .core import LowererCore
 from .loop_state import assign_in_parallel, carry_leaves, leaf_writes
 
 _LOOP_NAMES = {"range", "static_range"}
+
+
+# The signatures of Triton 3.6's tl.range and tl.static_range (language/core.py): `step` may be
+# a keyword, also beside a single bound (`tl.range(10, step=3)` counts 0, 3, 6, 9).
+def _tl_range(arg1, arg2=None, step=None, num_stages=None, loop_unroll_factor=None,
+              disallow_acc_multi_buffer=False, flatten=False, warp_specialize=False,
+              disable_licm=False):
+    pass
+
+
+def _tl_static_range(arg1, arg2=None, step=None):
+    pass
+
+
+_SIGNATURES = {"range": inspect.signature(_tl_range),
+               "static_range": inspect.signature(_tl_static_range)}
 
 
 def _assigned_names(nodes: list[ast.stmt]) -> set[str]:
@@ -64,9 +81,32 @@ class Loops(LowererCore):
         kwargs = {k.arg: self._expr(k.value) for k in node.iter.keywords}
         if not isinstance(node.target, ast.Name):
             raise self.error(node.target, "a for loop's target must be a plain name")
+        lb, ub, step = self._range_bounds(node, fn is builtins.range, kind, args, kwargs)
         if kind == "static_range":
-            return self._static_for(node, args)
-        return self._runtime_for(node, args, kwargs)
+            return self._static_for(node, (lb, ub, step))
+        return self._runtime_for(node, lb, ub, step)
+
+    def _range_bounds(self, node: ast.For, python_range: bool, kind: str, args: list[Any],
+                      kwargs: dict[str, Any]) -> tuple[Any, Any, Any]:
+        """(start, end, step) of a range, tl.range or tl.static_range call, bound as Python
+        binds the call's arguments to the signature."""
+        if python_range:
+            # Triton ignores keywords given to Python's range (range(0, 8, step=2) counts by
+            # 1 there); Python refuses them, and so does tcpu rather than count wrongly.
+            if kwargs:
+                raise self.error(node.iter, "range() takes no keyword arguments (tl.range "
+                                 "takes step=...)")
+            if not 1 <= len(args) <= 3:
+                raise self.error(node.iter, f"range takes 1 to 3 arguments, got {len(args)}")
+            bound = dict(zip(("arg1", "arg2", "step"), args))
+        else:
+            try:
+                bound = _SIGNATURES[kind].bind(*args, **kwargs).arguments
+            except TypeError as e:
+                raise self.error(node.iter, f"tl.{kind}: {e}") from None
+        arg1, arg2, step = (unwrap(bound.get(k)) for k in ("arg1", "arg2", "step"))
+        step = 1 if step is None else step
+        return (0, arg1, step) if arg2 is None else (arg1, arg2, step)
 
     def _stmt_While(self, node: ast.While) -> None:
         if node.orelse:
@@ -243,16 +283,7 @@ class Loops(LowererCore):
         self.frame.scope = scope
 
     # --- the two kinds of for -------------------------------------------------------------
-    def _runtime_for(self, node: ast.For, args: list[Any], kwargs: dict[str, Any]) -> None:
-        if not 1 <= len(args) <= 3:
-            raise self.error(node.iter, f"range takes 1 to 3 arguments, got {len(args)}")
-        for k in kwargs:
-            if k not in ("num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer",
-                         "flatten", "warp_specialize", "disable_licm", "step"):
-                raise self.error(node.iter, f"tl.range got an unexpected keyword argument '{k}'")
-        lb, ub, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(
-            args) == 3 else unwrap(kwargs.get("step", 1)))
-        lb, ub, step = unwrap(lb), unwrap(ub), unwrap(step)
+    def _runtime_for(self, node: ast.For, lb: Any, ub: Any, step: Any) -> None:
         dtypes = []
         for x in (lb, ub, step):
             if isinstance(x, Value):
@@ -294,8 +325,8 @@ class Loops(LowererCore):
         self._end_loop(node, carries)
         self._loop_scope_restore(before, carries)
 
-    def _static_for(self, node: ast.For, args: list[Any]) -> None:
-        values = [self.cx(node.iter).const(a, "tl.static_range's bounds") for a in args]
+    def _static_for(self, node: ast.For, bounds: tuple[Any, Any, Any]) -> None:
+        values = [self.cx(node.iter).const(a, "tl.static_range's bounds") for a in bounds]
         try:
             items = builtins.range(*values)
         except TypeError as e:

@@ -139,8 +139,6 @@ def binary(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
         raise cx.error(f"'//' needs integer operands (got {a_dt} and {b_dt})")
     if opname in _BITWISE and not comp.is_int():
         raise cx.error(f"'{opname}' needs integer operands (got {a_dt} and {b_dt})")
-    if opname == "%" and comp.is_int() and a_dt.is_int_signed() != b_dt.is_int_signed():
-        raise cx.error(f"cannot use % with {a_dt} and {b_dt}: they differ in signedness")
     x, y = _operand(cx, a_u, comp), _operand(cx, b_u, comp)
     shape = broadcast_shapes(cx, x.shape, y.shape)
     x, y = fit_all(shape, x, y)
@@ -153,10 +151,26 @@ def binary(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
         # bf16 arithmetic: in fp32, rounded once to bf16 (as on the GPU).
         x, y = convert(x, tl.float32), convert(y, tl.float32)
         return convert(Value(f"({x.expr} {c_op} {y.expr})", tl.float32, shape), comp)
+    if opname == ">>":
+        return _shift_right(x, y, (b_dt if a_lit else a_dt).is_int_signed(), comp, shape)
     if comp.name == "int1" and opname in ("&", "|", "^"):
         expr = f"({x.expr} {c_op} {y.expr})"
         return Value(expr if shape else f"static_cast<bool>{expr}", comp, shape)
     return Value(narrow_back(f"({x.expr} {c_op} {y.expr})", comp, shape), comp, shape)
+
+
+def _shift_right(x: Value, y: Value, arithmetic: bool, comp: tl.dtype,
+                 shape: tuple[int, ...]) -> Value:
+    """`x >> y` in the computation type, shifting arithmetically when the shifted operand is
+    signed: Triton's tensor.__rshift__ picks ashr or lshr by its own dtype (a Python number on
+    the left leaves it to the right operand's __rrshift__), not by the promoted type, so
+    int32 >> uint32 is a uint32 shifted arithmetically."""
+    if arithmetic == comp.is_int_signed():
+        return Value(narrow_back(f"({x.expr} >> {y.expr})", comp, shape), comp, shape)
+    bits = comp.primitive_bitwidth
+    as_dt = tl.DTYPES_BY_NAME[f"int{bits}" if arithmetic else f"uint{bits}"]
+    shifted = f"({convert(x, as_dt).expr} >> {convert(y, as_dt).expr})"
+    return convert(Value(narrow_back(shifted, as_dt, shape), as_dt, shape), comp)
 
 
 _PY_OPS = {

@@ -116,9 +116,12 @@ def reduce_named(cx: OpContext, name: str, x: Any, axis: Any, keep_dims: Any = F
     else:
         out = v.dtype
     shape = _result_shape(v, a)
-    # tl computes in its own accumulator type (sum_t); the result takes Triton's dtype.
+    # tl computes in its own accumulator type (sum_t); the result takes Triton's dtype. A sum
+    # in int1 (dtype=tl.int1) adds in int1 in Triton, where addition wraps: the parity, which
+    # is xor_sum (tl would count the trues in int32 and make any count but 0 true).
+    tl_name = "xor_sum" if name == "sum" and out.name == "int1" else name
     operand, tl_axis = _along(v, a)
-    raw = _shaped(f"tl::{name}<{tl_axis}>({operand})", v, shape)
+    raw = _shaped(f"tl::{tl_name}<{tl_axis}>({operand})", v, shape)
     ct = cpp.ctype(out)
     expr = f"tl::cast<{ct}>({raw})" if shape else f"static_cast<{ct}>({raw})"
     r = cx.bind(name, expr, out, shape)
@@ -213,7 +216,11 @@ def _cumulative(name: str):
         rev = "true" if cx.const(reverse, "reverse") else "false"
         operand, tl_axis = _scan_along(v, a)
         scanned = Value(f"tl::{name}<{tl_axis}, {rev}>({operand})", out)
-        return cx.bind(name, _unpermuted(v, a, scanned).expr, out, v.shape)
+        expr = _unpermuted(v, a, scanned).expr
+        if name == "cumsum" and out.name == "int1":
+            # tl counts bools in int32; Triton adds in int1, which wraps: the running parity.
+            expr = f"tl::cast<bool>({expr} & 1)"
+        return cx.bind(name, expr, out, v.shape)
     return scan
 
 
