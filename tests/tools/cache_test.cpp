@@ -161,8 +161,8 @@ TEST_F(CacheCommand, EntriesWrittenByALoadAreListedWithTheirKernel) {
 }
 
 // The Python front end's compiled kernels (python/<key>/<variant>.so and .json, and
-// python/host-<id>.txt; python/tcpu/frontend/build/disk_cache.py) are listed and cleared too, with their
-// temporaries; other files under python/ are not tcpu's.
+// python/host-<id>.txt; python/tcpu/frontend/build/disk_cache.py) are listed and cleared too, with
+// their temporaries; other files under python/ are not tcpu's.
 TEST_F(CacheCommand, PythonFrontEndFilesAreListedAndCleared) {
   const TempDir fresh;
   const std::filesystem::path python = fresh.path() / "python";
