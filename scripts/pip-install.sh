@@ -13,6 +13,11 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 python="$1"
 shift
 cmake_args="${CMAKE_ARGS:-}"
+if [ "$(uname -s)" = Darwin ]; then  # Homebrew's LLVM 19 and libomp, as scripts/build.sh takes them
+  llvm="$(brew --prefix llvm@19)"
+  cmake_args="$cmake_args -DCMAKE_C_COMPILER=$llvm/bin/clang -DCMAKE_CXX_COMPILER=$llvm/bin/clang++"
+  cmake_args="$cmake_args -DOpenMP_ROOT=$(brew --prefix libomp) -DCMAKE_PREFIX_PATH=$llvm"
+fi
 if command -v ccache >/dev/null; then
   cmake_args="$cmake_args -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$here}"

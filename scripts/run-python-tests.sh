@@ -17,7 +17,7 @@ if [ "${1:-}" = "--installed" ]; then
   package="$(cd / && "$python" -c 'import os, tcpu; print(os.path.dirname(tcpu.__file__))')"
   echo "== python tests ($python, installed package $package)"
 else
-  build_dir="${1:-$here/build}"
+  build_dir="$(cd "${1:-$here/build}" && pwd)"  # absolute: tests run subprocesses elsewhere
   shift $(( $# > 0 ? 1 : 0 ))
   export PYTHONPATH="$build_dir/python"
   echo "== python tests ($python, package from $build_dir/python)"

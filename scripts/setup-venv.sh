@@ -4,7 +4,7 @@
 # scripts/venv-requirements.txt; then installs tcpu into it from this checkout (pip install .).
 #   scripts/setup-venv.sh [--no-tcpu]
 # The environment is <repo>/.venv (TCPU_VENV overrides), made from Debian's /usr/bin/python3
-# (TCPU_VENV_PYTHON overrides: any CPython >= 3.10 with venv). torch==2.13.0 is a CPU build
+# (Homebrew's python3 on macOS; TCPU_VENV_PYTHON overrides: any CPython >= 3.10 with venv). torch==2.13.0 is a CPU build
 # where pip finds one (the project's machines keep its wheel for Python 3.11 in pip's find-links;
 # elsewhere PIP_EXTRA_INDEX_URL may name PyTorch's CPU index), else PyPI's CUDA build (several
 # GB, also runs on the CPU). Idempotent: the requirements are installed again
@@ -19,7 +19,11 @@ install_tcpu=1
 
 base_python="${TCPU_VENV_PYTHON:-}"
 if [ -z "$base_python" ]; then
-  if [ -x /usr/bin/python3 ]; then base_python=/usr/bin/python3; else base_python=python3; fi
+  if [ "$(uname -s)" = Darwin ] && command -v brew >/dev/null; then
+    base_python="$(brew --prefix)/bin/python3"  # Apple's /usr/bin/python3 is too old
+  elif [ -x /usr/bin/python3 ]; then base_python=/usr/bin/python3
+  else base_python=python3
+  fi
 fi
 
 if [ ! -x "$venv/bin/python" ]; then
