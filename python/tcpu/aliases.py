@@ -81,6 +81,7 @@ def route_triton(who: str) -> str | None:
     installed."""
     if not interpreter_requested():
         install()
+        _shim_old_torch()
         return None
     version = real_triton_version()
     if version is None:
@@ -92,3 +93,22 @@ def route_triton(who: str) -> str | None:
           f"installed Triton {version}, whose interpreter runs the kernels (tcpu is not used); "
           "unset TRITON_INTERPRET to run them on tcpu", file=sys.stderr)
     return version
+
+
+def _shim_old_torch() -> None:
+    """On a torch older than 2.1 (Debian 12's 1.13), what its CPU build lacks and Triton scripts
+    use (torch.cpu's streams; fp16/bf16 matmul, layer norm, ... for their references), added at
+    once, so that it never depends on whether a script asked the driver for its device. Newer
+    torch is not imported here (the version is read from its metadata)."""
+    from .triton.runtime import torch_cpu_half
+    try:
+        version = importlib.metadata.version("torch")
+    except importlib.metadata.PackageNotFoundError:
+        return
+    if not torch_cpu_half.older_than_2_1(version):
+        return
+    import torch
+
+    from .triton.runtime import torch_cpu_streams
+    torch_cpu_streams.ensure(torch)
+    torch_cpu_half.ensure(torch)
