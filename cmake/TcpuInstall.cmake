@@ -26,6 +26,15 @@ set_target_properties(tcpu tcpu-rt PROPERTIES INSTALL_RPATH "${tcpu_origin}/${tc
                                       INSTALL_RPATH_USE_LINK_PATH ON)
 set_target_properties(tcpu_runtime tcpu_codegen PROPERTIES INSTALL_RPATH "${tcpu_origin}"
                                                            INSTALL_RPATH_USE_LINK_PATH ON)
+# A wheel holds no symbolic links: pip would install libtcpu_*.so, .so.0 and .so.0.1.0 as three
+# copies. pip's build (pyproject.toml) names the libraries without versions; the package is what
+# is versioned there.
+option(TCPU_UNVERSIONED_LIBRARIES "libtcpu_runtime.so and libtcpu_codegen.so without versions" OFF)
+if(TCPU_UNVERSIONED_LIBRARIES)
+  foreach(property VERSION SOVERSION)
+    set_property(TARGET tcpu_runtime tcpu_codegen PROPERTY ${property})
+  endforeach()
+endif()
 
 # One include directory holds the runtime's, codegen's and tl's headers: codegen's
 # in-process compiler looks for tcpu/tl.h in <prefix>/include beside its own binary.

@@ -12,6 +12,7 @@ debian_packages=(
   libsleef-dev libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev
   zlib1g-dev libzstd-dev
   python3-numpy python3-torch python3-pytest python3-pytest-xdist python3-dev pybind11-dev
+  python3-venv ccache  # scripts/setup-venv.sh: the tests' virtual environment, pip's build reusing objects
   python3-tabulate  # Triton's tutorial 04 prints its tables with it
   libtorch-dev python3-pip  # examples/torch_op: find_package(Torch); its setuptools build (pip wheel)
   qemu-user  # scripts/run-arm64-tests.sh: the arm64 build's tests under emulation

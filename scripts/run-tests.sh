@@ -3,8 +3,9 @@
 # (scripts/check-layering.sh), builds with clang-19 and (on Linux) g++-12 with warnings as
 # errors, runs the whole test suite on the clang build, the kernel tests again for the x86-64-v3
 # and baseline x86-64 code paths (scripts/run-target-tests.sh), the runtime and ahead-of-time
-# kernels built for arm64 under qemu (scripts/run-arm64-tests.sh), the Python tests
-# (scripts/run-python-tests.sh), and checks the clang build as an installed package
+# kernels built for arm64 under qemu (scripts/run-arm64-tests.sh), the Python tests in a virtual
+# environment with PyPI's torch and Triton where pip installed tcpu (scripts/setup-venv.sh,
+# scripts/run-python-tests.sh --installed), and checks the clang build as an installed package
 # (scripts/check-package.sh); on the g++ build it runs the tests of host code (below); then the
 # sanitizer builds (scripts/run-sanitizers.sh) and the fuzzers (scripts/run-fuzzers.sh).
 set -euo pipefail
@@ -21,10 +22,22 @@ stage_done "dependencies, format and layering checks"
 jobs="$( (command -v nproc >/dev/null && nproc) || sysctl -n hw.ncpu)"
 toolchains=(clang)
 [ "$(uname -s)" = Linux ] && toolchains+=(gcc)
+# The clang build goes through ccache where it is installed, so that pip's build of the Python
+# package below (scripts/pip-install.sh, the same compiler and flags in build-pip-*/) reuses its
+# objects instead of compiling runtime and codegen a second time.
+clang_args=()
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$here}"
+  clang_args=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 for toolchain in "${toolchains[@]}"; do
   build_dir="$here/build-$toolchain"
   echo "== build and test with $toolchain ($build_dir)"
-  "$here/scripts/build.sh" "$toolchain" "$build_dir"
+  if [ "$toolchain" = clang ]; then
+    "$here/scripts/build.sh" "$toolchain" "$build_dir" ${clang_args[@]+"${clang_args[@]}"}
+  else
+    "$here/scripts/build.sh" "$toolchain" "$build_dir"
+  fi
   stage_done "$toolchain build"
   if [ "$toolchain" = clang ]; then
     ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs"
@@ -49,9 +62,13 @@ for toolchain in "${toolchains[@]}"; do
       "$here/scripts/run-arm64-tests.sh" "$build_dir" "$here/build-arm64"
       stage_done "arm64 (emulated)"
     fi
-    # The Python front end and package (tests/python), once: the extension is built by both
-    # toolchains, the Python code is the same.
-    "$here/scripts/run-python-tests.sh" "$build_dir"
+    # The Python front end and package (tests/python), once (the extension is built by both
+    # toolchains, the Python code is the same), where Triton's users are: a virtual environment
+    # with PyPI's torch 2.13 (CPU), numpy 2 and real Triton 3.6 beside tcpu, which pip installs
+    # there from this checkout (scripts/setup-venv.sh); the tests import that installed package.
+    "$here/scripts/setup-venv.sh"
+    stage_done "virtual environment and pip install"
+    "$here/scripts/run-python-tests.sh" --installed
     stage_done "Python tests"
   fi
 done

@@ -246,8 +246,10 @@ bool packArgument(ArgCode code, PyObject* value, uint64_t& slot, size_t index, c
   case ArgCode::Pointer:
     return packUnsigned(code, value, slot, index, param, std::numeric_limits<uintptr_t>::max());
   case ArgCode::Bool:
-    // numpy's bool is no int (and its __index__ is deprecated).
-    if (std::strcmp(Py_TYPE(value)->tp_name, "numpy.bool_") == 0) {
+    // numpy's bool is no int (and its __index__ is deprecated, gone in NumPy 2, which also
+    // renamed the type from numpy.bool_ to numpy.bool).
+    if (std::strcmp(Py_TYPE(value)->tp_name, "numpy.bool") == 0 ||
+        std::strcmp(Py_TYPE(value)->tp_name, "numpy.bool_") == 0) {
       const int truth = PyObject_IsTrue(value);
       if (truth < 0) return false;
       store(slot, static_cast<uint8_t>(truth));

@@ -11,10 +11,16 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: python3 -m tcpu script.py [args...]\n"
               "       python3 -m tcpu -m module [args...]\n"
-              "Runs a Triton script with `import triton` resolved to tcpu (kernels on the CPU).")
+              "Runs a Triton script with `import triton` resolved to tcpu (kernels on the CPU).\n"
+              "With TRITON_INTERPRET=1, a real Triton installed beside tcpu runs them in its\n"
+              "interpreter instead (refused where none is installed).")
         return 0 if argv else 2
     from . import aliases
-    aliases.install()
+    try:
+        aliases.route_triton("python3 -m tcpu")
+    except aliases.InterpreterUnavailable as error:
+        print(error, file=sys.stderr)
+        return 2
     if argv[0] == "-m":
         if len(argv) < 2:
             print("python3 -m tcpu -m: a module name is required", file=sys.stderr)

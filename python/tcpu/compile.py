@@ -87,11 +87,12 @@ def specialization(signature: str, arg_names: list[str], constexpr_names: set[st
 
 def tcpu_tool() -> pathlib.Path:
     """The `tcpu` executable beside this package: <build>/tools/tcpu in a build tree,
-    <prefix>/bin/tcpu when installed; TCPU_CLI overrides."""
+    <package>/bin/tcpu when pip installed it, <prefix>/bin/tcpu when `cmake --install` did;
+    TCPU_CLI overrides."""
     if os.environ.get("TCPU_CLI"):
         return pathlib.Path(os.environ["TCPU_CLI"])
     here = pathlib.Path(os.path.abspath(__file__)).parent  # not resolved: build trees link
-    for folder in here.parents:
+    for folder in (here, *here.parents):
         for candidate in (folder / "tools" / "tcpu", folder / "bin" / "tcpu"):
             if candidate.is_file() and os.access(candidate, os.X_OK):
                 return candidate

@@ -5,6 +5,10 @@ tcpu for the whole session, before any conftest or test module is imported, so t
 for real Triton run on machines without a GPU (CI runners). Their device question is answered
 by `triton.runtime.driver.active.get_active_torch_device()`, which is the CPU here.
 
+With TRITON_INTERPRET=1 (Triton's interpreter asked for), a real Triton installed beside tcpu
+keeps `import triton` and its interpreter runs the tests (the header says so); where none is
+installed, pytest stops with a usage error.
+
 It is opt-in only: there is no entry point that pytest would load by itself, so installing tcpu
 never takes `import triton` away from GPU users. It adds no command-line options and no
 fixtures (projects define their own `--device` and `device`), only a line in pytest's header.
@@ -17,15 +21,24 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import pytest
+
 from . import aliases
 
 # A real Triton imported before the plugin (by another plugin): its modules are replaced.
 _replaced_real = "triton" in sys.modules and sys.modules["triton"].__name__ != "tcpu.triton"
-aliases.install()
+# TRITON_INTERPRET=1: the real Triton's interpreter, or a usage error (aliases.route_triton).
+try:
+    _interpreting = aliases.route_triton("pytest -p tcpu.pytest_plugin")
+except aliases.InterpreterUnavailable as error:
+    raise pytest.UsageError(str(error)) from None
 
 
 def pytest_report_header(config: Any) -> list[str]:
     """One line saying that `triton` is tcpu (and where), so a log shows what ran."""
+    if _interpreting is not None:
+        return [f"triton: Triton {_interpreting}'s interpreter (TRITON_INTERPRET): "
+                "tcpu is not used"]
     import tcpu
     from tcpu.triton.runtime.driver import driver
 

@@ -31,13 +31,13 @@ def device() -> str:
 
 
 def tcpu_cli() -> pathlib.Path:
-    """The `tcpu` command of the build whose package is imported (<build>/tools/tcpu)."""
+    """The `tcpu` command of the tcpu whose package is imported: <package>/bin/tcpu when
+    installed (pip), <build>/tools/tcpu in a build tree."""
     explicit = os.environ.get("TCPU_CLI")
     if explicit:
         return pathlib.Path(explicit)
-    import tcpu
-    # Not resolved: in a build tree the package files are links into the sources.
-    return pathlib.Path(os.path.abspath(tcpu.__file__)).parents[2] / "tools" / "tcpu"
+    from tcpu._cli import tool_path
+    return tool_path("tcpu")
 
 
 def unsupported_on_tcpu(feature: str) -> pytest.MarkDecorator:

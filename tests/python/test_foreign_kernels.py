@@ -2,12 +2,13 @@
 module loaded with the real Triton and with tcpu's alias lowers to the same C++, so a user
 keeps one kernel definition for the GPU and for tcpu (tcpu.testing.xcheck's live mode).
 
-Needs a real Triton in this process: it runs on the lent GPU host
-(TCPU_TEST_REAL_TRITON=1 python3 -m pytest tests/python/test_foreign_kernels.py), where only the
-front end's pure-Python part runs (it writes C++; nothing is compiled); it is skipped here."""
+Needs a real Triton installed beside tcpu (the tests' .venv has Triton 3.6, imported without a
+GPU: only the front end's pure-Python part runs, it writes C++; nothing is compiled), or the lent
+GPU host (TCPU_TEST_REAL_TRITON=1 python3 -m pytest tests/python/test_foreign_kernels.py)."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import pathlib
 import sys
@@ -15,28 +16,33 @@ import sys
 import pytest
 
 from conftest import REAL_TRITON
+from tcpu import aliases
 
 HERE = pathlib.Path(__file__).resolve().parent
-pytestmark = pytest.mark.skipif(not REAL_TRITON, reason="needs a real Triton (GPU host)")
+pytestmark = pytest.mark.skipif(not REAL_TRITON and aliases.real_triton_version() is None,
+                                reason="needs a real Triton installed beside tcpu")
 
 
+@functools.cache  # once each: a real Triton's extension module cannot be imported twice
 def _load(module_name: str, with_tcpu: bool):
     saved = {n: m for n, m in sys.modules.items() if n == "triton" or n.startswith("triton.")}
-    from tcpu import aliases
     finders = list(sys.meta_path)
+    for n in saved:  # each side imports its own triton
+        del sys.modules[n]
     if with_tcpu:
         aliases.install()
+    else:  # conftest routed `import triton` to tcpu: the real one, for this module only
+        sys.meta_path[:] = [f for f in finders if not isinstance(f, aliases._AliasFinder)]
     try:
         spec = importlib.util.spec_from_file_location(module_name, HERE / "foreign_kernels.py")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         return module
     finally:
-        if with_tcpu:
-            sys.meta_path[:] = finders
-            for n in [n for n in sys.modules if n == "triton" or n.startswith("triton.")]:
-                del sys.modules[n]
-            sys.modules.update(saved)
+        sys.meta_path[:] = finders
+        for n in [n for n in sys.modules if n == "triton" or n.startswith("triton.")]:
+            del sys.modules[n]
+        sys.modules.update(saved)
 
 
 def _generate(kernel, kinds, constexprs):

@@ -93,3 +93,16 @@ def test_off_switch_leaves_torch_alone():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout
     assert "refused" in out and "Half" in out
+
+
+def test_python_m_tcpu_needs_no_device_question(tmp_path):
+    # Projects that pick their own device never ask the driver: under `python3 -m tcpu` (and
+    # the pytest plugin) an old torch gets the fallbacks at the start (tcpu.aliases).
+    script = tmp_path / "reference.py"
+    script.write_text("import torch\n"
+                      "a = torch.ones((8, 8), dtype=torch.float16)\n"
+                      "print((a @ a).dtype, (a @ a)[0, 0].item())\n")
+    result = subprocess.run([sys.executable, "-m", "tcpu", str(script)], capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.split() == ["torch.float16", "8.0"]

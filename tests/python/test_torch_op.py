@@ -23,19 +23,32 @@ slow = pytest.mark.skipif(os.environ.get("TCPU_SLOW_TESTS") != "1",
                           reason="slow: TCPU_SLOW_TESTS=1 runs it")
 
 
-def _torch_cmake_dir() -> pathlib.Path | None:
+def _torch_cmake_args() -> list[str] | None:
+    """CMake arguments that find the torch this process imports: a pip-installed torch carries
+    its CMake package (torch.utils.cmake_prefix_path, as its users pass it); Debian's
+    python3-torch has it in libtorch-dev. The library must be built against the torch that
+    loads it. TorchConfig looks for its libraries (libtorch.so, libc10.so) in the system's
+    directories before its own, so beside Debian's libtorch-dev a pip torch's library
+    directory is put first (CMAKE_LIBRARY_PATH)."""
+    import torch
+    prefix = pathlib.Path(torch.utils.cmake_prefix_path)
+    if (prefix / "Torch").is_dir():
+        libraries = pathlib.Path(torch.__file__).parent / "lib"
+        return [f"-DCMAKE_PREFIX_PATH={prefix}", f"-DCMAKE_LIBRARY_PATH={libraries}"]
     for pattern in ("/usr/lib/*/cmake/Torch", "/usr/local/lib/*/cmake/Torch"):
         found = glob.glob(pattern)
         if found:
-            return pathlib.Path(found[0])
-    import torch
-    candidate = pathlib.Path(torch.__file__).parent / "share" / "cmake" / "Torch"
-    return candidate if candidate.is_dir() else None
+            return [f"-DCMAKE_PREFIX_PATH={pathlib.Path(found[0]).parent}"]
+    return None
 
 
 @pytest.fixture(scope="module")
 def prefix(tmp_path_factory) -> pathlib.Path:
-    build = tcpu_cli().parents[1]
+    cli = tcpu_cli()
+    if cli.parent.name == "bin" and cli.parents[1].name == "tcpu":
+        # Installed by pip: site-packages is the prefix (site-packages/tcpu/lib/cmake/tcpu).
+        return cli.parents[2]
+    build = cli.parents[1]
     target = tmp_path_factory.mktemp("prefix")
     subprocess.run(["cmake", "--install", str(build), "--prefix", str(target)], check=True,
                    capture_output=True)
@@ -43,6 +56,8 @@ def prefix(tmp_path_factory) -> pathlib.Path:
 
 
 def _python_dir(prefix: pathlib.Path) -> pathlib.Path:
+    if (prefix / "tcpu" / "compile.py").is_file():  # pip's site-packages
+        return prefix
     return next(p.parents[1] for p in prefix.rglob("tcpu/compile.py"))
 
 
@@ -59,14 +74,15 @@ def _run(command, **kwargs) -> None:
 
 
 def test_cmake_build(prefix, tmp_path):
-    torch_dir = _torch_cmake_dir()
-    if torch_dir is None:
+    torch_args = _torch_cmake_args()
+    if torch_args is None:
         pytest.fail("Torch's CMake package is missing (Debian: libtorch-dev; "
                     "scripts/install-deps.sh installs it)")
     build = tmp_path / "build"
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
+    torch_args[0] += f";{prefix}"  # CMAKE_PREFIX_PATH: tcpu's too
     _run(["cmake", "-S", str(EXAMPLE), "-B", str(build), *generator, "-DCMAKE_BUILD_TYPE=Release",
-          f"-DCMAKE_PREFIX_PATH={prefix};{torch_dir}"])
+          *torch_args])
     _run(["cmake", "--build", str(build)])
     _check(build / "libtcpu_ops.so")
 

@@ -7,7 +7,9 @@ fp16, 06 and 08 likewise. PyTorch 1.13 has no CPU kernels for these in half prec
 would fail in their own reference code, not in the kernel under test.
 
 `ensure(torch)` (called by the driver with torch.cpu's streams, once a script asks for the
-torch device) enters a TorchFunctionMode, only when this torch lacks fp16 matmul on the CPU.
+torch device, and by `python3 -m tcpu` and the pytest plugin at their start where the installed
+torch is older than 2.1: tcpu.aliases) enters a TorchFunctionMode, only on a torch before 2.1
+that lacks fp16 matmul on the CPU; torch 2.1 and newer have the kernels and are left alone.
 An operation that torch refuses for a half-precision CPU tensor is run again with those tensors
 in fp32 and its fp32 results rounded back to the half type; everything torch can run itself is
 untouched. This is how the GPU computes those references (fp16 matmul accumulates in fp32 and
@@ -96,11 +98,22 @@ def _make_mode(torch: Any) -> Any:
     return HalfOnCpu()
 
 
+def older_than_2_1(version: str) -> bool:
+    """Whether a torch version string ("1.13.0a0+gitunknown", "2.13.0+cpu") is before 2.1, the
+    first release with fp16 and bf16 matmul on the CPU."""
+    parts = version.split("+")[0].split(".")
+    try:
+        return (int(parts[0]), int(parts[1])) < (2, 1)
+    except (IndexError, ValueError):
+        return False
+
+
 def ensure(torch: Any) -> None:
-    """Enters the mode once per process, where this torch lacks fp16 matmul on the CPU."""
+    """Enters the mode once per process, where this torch (before 2.1) lacks fp16 matmul on the
+    CPU. Newer releases have the kernels: nothing is probed or entered there."""
     if _installed or not environment.flag("TCPU_TORCH_HALF", True):
         return
-    if not _lacks_half_matmul(torch):
+    if not older_than_2_1(torch.__version__) or not _lacks_half_matmul(torch):
         _installed.append(None)  # a torch with the kernels: nothing to add, ever
         return
     mode = _make_mode(torch)
