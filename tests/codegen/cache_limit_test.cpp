@@ -22,6 +22,7 @@
 #include "cache/cache_files.hpp"
 #include "cache/cache_limit.hpp"
 #include "cache/object_cache.hpp"
+#include "scoped_environment.hpp"
 #include "tcpu/environment.hpp"
 #include "temp_dir.hpp"
 
@@ -55,27 +56,7 @@ uint64_t tcpuBytes(const std::filesystem::path& directory) {
   return bytes;
 }
 
-// Sets an environment variable for one scope (unset when `value` is nullopt).
-class ScopedVariable {
-public:
-  ScopedVariable(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      ::setenv(name, value->c_str(), 1);
-    else
-      ::unsetenv(name);
-  }
-  ~ScopedVariable() {
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
-private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using tcpu::test::ScopedEnvironment;
 
 TEST(CacheLimit, SizesAreWholeNumbersWithDecimalOrBinaryUnits) {
   const std::vector<std::pair<std::string, uint64_t>> good = {{"0", 0},
@@ -106,20 +87,20 @@ TEST(CacheLimit, SizesAreWholeNumbersWithDecimalOrBinaryUnits) {
 
 TEST(CacheLimit, TheEnvironmentSetsTheLimitAndABadValueIsAnError) {
   const TempDir cache;
-  const ScopedVariable directory("TCPU_CACHE_DIR", cache.path().string());
-  const ScopedVariable enabled("TCPU_CACHE_DISABLE", std::nullopt);
+  const ScopedEnvironment directory("TCPU_CACHE_DIR", cache.path().string());
+  const ScopedEnvironment enabled("TCPU_CACHE_DISABLE", std::nullopt);
   {
-    const ScopedVariable unset("TCPU_CACHE_MAX_SIZE", std::nullopt);
+    const ScopedEnvironment unset("TCPU_CACHE_MAX_SIZE", std::nullopt);
     Expected<std::optional<ObjectCache>> fromEnvironment = objectCacheFromEnvironment();
     ASSERT_TRUE(fromEnvironment.ok());
     ASSERT_TRUE(fromEnvironment->has_value());
     EXPECT_EQ((*fromEnvironment)->maxBytes(), kDefaultCacheMaxBytes);
   }
   {
-    const ScopedVariable set("TCPU_CACHE_MAX_SIZE", "64Mi");
+    const ScopedEnvironment set("TCPU_CACHE_MAX_SIZE", "64Mi");
     EXPECT_EQ((*objectCacheFromEnvironment())->maxBytes(), 64u << 20);
   }
-  const ScopedVariable bad("TCPU_CACHE_MAX_SIZE", "a lot");
+  const ScopedEnvironment bad("TCPU_CACHE_MAX_SIZE", "a lot");
   Expected<std::optional<ObjectCache>> refused = objectCacheFromEnvironment();
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("TCPU_CACHE_MAX_SIZE='a lot' is not a size"),

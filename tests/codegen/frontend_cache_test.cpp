@@ -17,6 +17,7 @@
 #include "cache/cache_files.hpp"
 #include "cache/cache_limit.hpp"
 #include "cache/temporary_files.hpp"
+#include "scoped_environment.hpp"
 #include "tcpu/cache_directory.hpp"
 #include "tcpu/frontend_cache.hpp"
 #include "temp_dir.hpp"
@@ -32,27 +33,7 @@ const std::string kVariant = "0123456789abcdef";
 const std::string kOtherVariant = "fedcba9876543210";
 const std::string kHost(32, 'c');
 
-// Sets an environment variable for one scope (unset when `value` is nullopt).
-class ScopedVariable {
-public:
-  ScopedVariable(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      ::setenv(name, value->c_str(), 1);
-    else
-      ::unsetenv(name);
-  }
-  ~ScopedVariable() {
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
-private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using tcpu::test::ScopedEnvironment;
 
 // A writer of a library, as tcpuCodegenWriteSharedObject is one: `bytes` at the path.
 std::function<Status(const std::filesystem::path&)> writes(std::string bytes) {
@@ -227,22 +208,22 @@ TEST(FrontEndCache, PruningRemovesAVariantsLibraryAndMetadataTogether) {
 
 TEST(FrontEndCache, AStoreKeepsTheCacheUnderItsLimit) {
   TempDir dir;
-  ScopedVariable limit("TCPU_CACHE_MAX_SIZE", "1");
+  ScopedEnvironment limit("TCPU_CACHE_MAX_SIZE", "1");
   const FrontEndCache cache(dir.path());
   ASSERT_TRUE(cache.store(kEntry, kVariant, writes("ELF"), "{}").ok());
   for (const CacheFile& file : listed(dir.path()))
     ADD_FAILURE() << file.path << " left over the limit";
-  ScopedVariable bad("TCPU_CACHE_MAX_SIZE", "1.5G");
+  ScopedEnvironment bad("TCPU_CACHE_MAX_SIZE", "1.5G");
   const Status refused = cache.store(kEntry, kVariant, writes("ELF"), "{}");
   EXPECT_EQ(refused.code(), TCPU_ERROR_INVALID_VALUE);
   EXPECT_NE(refused.message().find("TCPU_CACHE_MAX_SIZE"), std::string::npos);
 }
 
 TEST(CacheDirectory, TheEnvironmentNamesItInOrder) {
-  ScopedVariable disable("TCPU_CACHE_DISABLE", std::nullopt);
-  ScopedVariable dir("TCPU_CACHE_DIR", "/explicit");
-  ScopedVariable xdg("XDG_CACHE_HOME", "/xdg");
-  ScopedVariable home("HOME", "/home/someone");
+  ScopedEnvironment disable("TCPU_CACHE_DISABLE", std::nullopt);
+  ScopedEnvironment dir("TCPU_CACHE_DIR", "/explicit");
+  ScopedEnvironment xdg("XDG_CACHE_HOME", "/xdg");
+  ScopedEnvironment home("HOME", "/home/someone");
   EXPECT_EQ(**cacheDirectoryFromEnvironment(), "/explicit");
   EXPECT_EQ((*FrontEndCache::fromEnvironment())->directory(), "/explicit/python");
   ::setenv("TCPU_CACHE_DIR", "", 1); // empty counts as unset
@@ -255,8 +236,8 @@ TEST(CacheDirectory, TheEnvironmentNamesItInOrder) {
 }
 
 TEST(CacheDirectory, DisablingTheCacheLeavesTheAutotunersResults) {
-  ScopedVariable dir("TCPU_CACHE_DIR", "/explicit");
-  ScopedVariable disable("TCPU_CACHE_DISABLE", "1");
+  ScopedEnvironment dir("TCPU_CACHE_DIR", "/explicit");
+  ScopedEnvironment disable("TCPU_CACHE_DISABLE", "1");
   EXPECT_FALSE(*cacheDirectoryFromEnvironment());
   EXPECT_FALSE(*FrontEndCache::fromEnvironment());
   ASSERT_TRUE(AutotuneResults::fromEnvironment());

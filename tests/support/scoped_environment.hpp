@@ -1,7 +1,7 @@
 // Setting an environment variable for the length of a test (the cache tests point
 // TCPU_CACHE_DIR at a temporary directory); the old value comes back afterwards.
-#ifndef TCPU_TESTS_TOOLS_SCOPED_ENVIRONMENT_HPP
-#define TCPU_TESTS_TOOLS_SCOPED_ENVIRONMENT_HPP
+#ifndef TCPU_TESTS_SUPPORT_SCOPED_ENVIRONMENT_HPP
+#define TCPU_TESTS_SUPPORT_SCOPED_ENVIRONMENT_HPP
 
 #include <cstdlib>
 #include <optional>
@@ -36,4 +36,4 @@ private:
 
 } // namespace tcpu::test
 
-#endif // TCPU_TESTS_TOOLS_SCOPED_ENVIRONMENT_HPP
+#endif // TCPU_TESTS_SUPPORT_SCOPED_ENVIRONMENT_HPP
