@@ -34,13 +34,26 @@ def definition_options(kernel: Any) -> dict[str, Any]:
             "debug": getattr(kernel, "debug", None), "noinline": getattr(kernel, "noinline", None)}
 
 
+def follow_src(kernel: Any, known: KernelDef) -> KernelDef:
+    """`known` (tcpu's KernelDef of the real JITFunction `kernel`) after the real kernel's
+    text was replaced by its `_unsafe_update_src`: it compiles the same text."""
+    text = getattr(kernel, "_src", None)
+    seen = known.__dict__.get("_foreign_src")
+    if seen is None:
+        known._foreign_src = text  # the real kernel's own text, at the first conversion
+    elif text is not seen and text is not None:
+        known._foreign_src = text
+        known._unsafe_update_src(text)
+    return known
+
+
 def kernel_def(kernel: Any) -> KernelDef:
     """The front end's KernelDef for a real Triton JITFunction (the same one for each call)."""
     known = getattr(kernel, "_tcpu_kernel_def", None)  # converted once, kept on the real kernel
     if known is None:
         known = KernelDef(kernel.fn, **definition_options(kernel), foreign=True)
         kernel._tcpu_kernel_def = known
-    return known
+    return follow_src(kernel, known)
 
 
 def to_tcpu(obj: Any) -> Any:

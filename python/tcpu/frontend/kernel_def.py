@@ -55,6 +55,8 @@ class KernelDef:
         self.foreign = foreign
         self.specializations: dict[Any, Any] = {}
         self._source: Any = None
+        # The text that replaced the function's own (_unsafe_update_src), or None.
+        self.updated_src: str | None = None
 
     def _indices(self, names: Any) -> set[int]:
         out = set()
@@ -66,8 +68,30 @@ class KernelDef:
         """The parsed source (source.KernelSource), read at the first compile."""
         if self._source is None:
             from .source import read_source
-            self._source = read_source(self.fn)
+            self._source = read_source(self.fn, self.updated_src)
         return self._source
+
+    @property
+    def src(self) -> str:
+        """The kernel's source text as Triton's JITFunction.src: dedented, from `def` on;
+        the updated text after `_unsafe_update_src`. Read-only, as in Triton."""
+        if self.updated_src is not None:
+            return self.updated_src
+        from .source import definition_text
+        return definition_text(self.fn)
+
+    @src.setter
+    def src(self, value: str) -> None:
+        raise AttributeError("cannot set 'src' directly: use _unsafe_update_src(new_src)")
+
+    def _unsafe_update_src(self, new_src: str) -> None:
+        """Replaces the kernel's source text (what Triton's test_core does to patch a template
+        kernel): later launches compile `new_src`. This kernel's compiled specializations are
+        dropped, and the disk cache keys it by the new text (build/cache_key.py). As in Triton,
+        @jit functions that call this one and were already compiled keep their code."""
+        self.updated_src = new_src
+        self._source = None
+        self.specializations.clear()
 
     def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
         """Every parameter's value, in order, from a launch's arguments and the defaults."""

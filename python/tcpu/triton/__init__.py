@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from . import language, runtime, testing
+from . import knobs, language, runtime, testing
 from .language.core import constexpr
 from .runtime import Config, autotune, heuristics
 from .runtime.errors import CompileTimeAssertionFailure, OutOfResources, TritonError
@@ -15,8 +15,8 @@ from ..frontend.errors import CompilationError
 __version__ = "3.6.0+tcpu"
 
 __all__ = ["autotune", "cdiv", "CompilationError", "Config", "constexpr", "heuristics", "jit",
-           "JITFunction", "language", "next_power_of_2", "OutOfResources", "runtime", "testing",
-           "TritonError", "CompileTimeAssertionFailure", "MockTensor", "TensorWrapper",
+           "JITFunction", "knobs", "language", "next_power_of_2", "OutOfResources", "runtime",
+           "testing", "TritonError", "CompileTimeAssertionFailure", "MockTensor", "TensorWrapper",
            "reinterpret"]
 
 

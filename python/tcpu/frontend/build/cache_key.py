@@ -62,15 +62,19 @@ def _code_span(code: types.CodeType) -> tuple[int, int]:
 
 def jit_fingerprint(jit: KernelDef) -> str | None:
     """A @jit function: where it is (positions go into the code as #line) and its text, read
-    from the lines its code spans (no tokenizing, unlike inspect.getsource), with its
-    parameters' annotations (constexpr) and defaults."""
+    from the lines its code spans (no tokenizing, unlike inspect.getsource), or the text that
+    replaced it (KernelDef._unsafe_update_src), with its parameters' annotations (constexpr)
+    and defaults."""
     fn = jit.fn
     code = fn.__code__
     first, last = _code_span(code)
-    lines = linecache.getlines(code.co_filename)
-    if not lines or last > len(lines):
-        return None
-    text = "".join(lines[first - 1:last])
+    if jit.updated_src is not None:  # _unsafe_update_src: the text compiled is that one
+        text = "updated:" + jit.updated_src
+    else:
+        lines = linecache.getlines(code.co_filename)
+        if not lines or last > len(lines):
+            return None
+        text = "".join(lines[first - 1:last])
     defaults = [fingerprint(v) for v in (fn.__defaults__ or ())]
     if None in defaults:
         return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ...frontend.foreign import definition_options
+from ...frontend.foreign import definition_options, follow_src
 from ...frontend.kernel_def import KernelDef
 from ...frontend.launcher import launch
 from .interface import KernelInterface
@@ -59,7 +59,7 @@ class JITFunction(KernelDef, KernelInterface):
         if known is None:
             known = cls(kernel.fn, **definition_options(kernel), foreign=True)
             kernel._tcpu_jit = known
-        return known
+        return follow_src(kernel, known)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(f"cannot call @triton.jit'd function {self.__name__} outside of a "
