@@ -18,6 +18,8 @@ import sys
 from types import ModuleType
 from typing import Any, Sequence
 
+from . import _environment as environment
+
 _ALIAS, _TARGET = "triton", "tcpu.triton"
 
 
@@ -49,17 +51,13 @@ def install() -> None:
         del sys.modules[name]
 
 
-# TRITON_INTERPRET as Triton 3.x reads it (any case); anything else is off.
-_INTERPRET_ON = ("1", "true", "on", "yes", "y")
-
-
 class InterpreterUnavailable(RuntimeError):
     """TRITON_INTERPRET asks for Triton's interpreter, and no real Triton is installed."""
 
 
 def interpreter_requested() -> bool:
     """Whether TRITON_INTERPRET asks for Triton's interpreter, as Triton reads it."""
-    return os.environ.get("TRITON_INTERPRET", "").lower() in _INTERPRET_ON
+    return environment.triton_flag("TRITON_INTERPRET")
 
 
 def real_triton_version() -> str | None:

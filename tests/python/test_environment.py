@@ -85,3 +85,34 @@ def test_target_cpu_chooses_the_code_path_or_is_refused(cpu, tmp_path):
         assert out.stdout.strip() == str([i * 3 for i in range(8)])  # this CPU has AMX
     else:
         assert "target CPU 'sapphirerapids' needs" in out.stdout and "amx-tile" in out.stdout
+
+
+# Triton's TRITON_* booleans (TRITON_DEBUG, TRITON_INTERPRET, TRITON_PRINT_AUTOTUNING, ...) are
+# read by its C++ getenv_bool: true for 1/true/on/yes/y in any case, false for anything else
+# ("false" and "2" included), no whitespace trimmed. Measured with triton 3.6.0's
+# triton._C.libtriton.getenv_bool; tcpu once took TRITON_DEBUG=false as debug on.
+@pytest.mark.parametrize("text, value", [("1", True), ("TRUE", True), ("on", True), ("Yes", True),
+                                         ("y", True), ("Y", True), ("0", False), ("false", False),
+                                         ("off", False), ("2", False), (" 1", False),
+                                         ("", False)])
+def test_tritons_booleans_read_as_triton_reads_them(monkeypatch, text, value):
+    monkeypatch.setenv("TRITON_TEST_FLAG", text)
+    assert environment.triton_flag("TRITON_TEST_FLAG") is value
+
+
+@triton.jit
+def _assert_below(X, LIMIT: tl.constexpr):
+    x = tl.load(X + tl.arange(0, 8))
+    tl.device_assert(x < LIMIT, "x must stay below the limit")
+
+
+@pytest.mark.parametrize("text, checked", [("1", True), ("true", True), ("false", False),
+                                           ("0", False)])
+def test_triton_debug_switches_device_assert_as_in_triton(monkeypatch, text, checked):
+    monkeypatch.setenv("TRITON_DEBUG", text)
+    x = torch.full((8,), 5, dtype=torch.int32)
+    if checked:
+        with pytest.raises(Exception, match="x must stay below the limit"):
+            _assert_below[(1,)](x, LIMIT=3)
+    else:
+        _assert_below[(1,)](x, LIMIT=3)  # not compiled in: no check, as on the GPU

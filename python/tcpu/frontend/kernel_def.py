@@ -9,9 +9,9 @@ KernelDef, so nothing in the front end imports the `triton` package it serves.""
 from __future__ import annotations
 
 import inspect
-import os
 from typing import Any, Callable
 
+from .. import _environment as environment
 from ..triton.language import core as tlc
 from .real_triton import is_constexpr_annotation
 
@@ -122,7 +122,7 @@ class KernelDef:
 
     @staticmethod
     def env_debug() -> bool:
-        return os.environ.get("TRITON_DEBUG", "0") not in ("", "0")
+        return environment.triton_flag("TRITON_DEBUG")
 
     def __repr__(self) -> str:
         return f"KernelDef({self.module}:{self.__qualname__})"

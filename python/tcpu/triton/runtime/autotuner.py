@@ -13,12 +13,12 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
-import os
 import time
 import warnings
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from ... import _environment as environment
 from .driver import driver, num_worker_threads
 from .errors import AutotunerError, CompileTimeAssertionFailure, OutOfResources
 from .interface import KernelInterface
@@ -28,10 +28,6 @@ __all__ = ["Config", "Autotuner", "autotune", "Heuristics", "heuristics"]
 # Errors that mean "this config cannot run here" rather than "the kernel is broken".
 _CONFIG_ERRORS = (OutOfResources, CompileTimeAssertionFailure)
 _QUANTILES = (0.5, 0.2, 0.8)  # median first: the median decides, the others are reported
-
-
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "on", "yes")
 
 
 class Config:
@@ -143,7 +139,7 @@ class Autotuner(KernelInterface):
         self.bench_time = 0.0
         self.best_config: Config | None = None
         self.nargs: dict[str, Any] | None = None
-        self.cache_results = cache_results or _env_flag("TRITON_CACHE_AUTOTUNING")
+        self.cache_results = cache_results or environment.triton_flag("TRITON_CACHE_AUTOTUNING")
         self.reset_to_zero = list(reset_to_zero or [])
         self.restore_value = list(restore_value or [])
         self._restore_copies: dict[str, Any] = {}
@@ -209,7 +205,7 @@ class Autotuner(KernelInterface):
         return tuple(values + [str(v.dtype) for v in named.values() if _is_tensor(v)])
 
     def _bench(self, *args: Any, config: Config, **meta: Any) -> Any:
-        verbose = _env_flag("TRITON_PRINT_AUTOTUNING")
+        verbose = environment.triton_flag("TRITON_PRINT_AUTOTUNING")
         if verbose:
             print(f"Autotuning kernel {self._name} with config {config}")
         conflicts = meta.keys() & config.kwargs.keys()
@@ -347,7 +343,7 @@ class Autotuner(KernelInterface):
             else:
                 config = self.configs[0]
             self.best_config = config
-            if tuned_now and _env_flag("TRITON_PRINT_AUTOTUNING"):
+            if tuned_now and environment.triton_flag("TRITON_PRINT_AUTOTUNING"):
                 print(f"Triton autotuning for function {self._name},\nwith key as {key},\n"
                       f"finished after {self.bench_time:.2f}s,\nbest config selected: {config};")
             if config.pre_hook is not None:
