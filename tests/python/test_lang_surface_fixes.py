@@ -125,3 +125,16 @@ def test_dtype_lists_and_names():
     assert (tl.float16.itemsize, tl.float64.itemsize, tl.int1.itemsize) == (2, 8, 0)
     assert tl.bfloat16.codegen_name() == "bfloat16" and tl.float16.codegen_name() == "float16"
     assert tl.float32.with_element_ty(tl.int8) == tl.int8
+
+
+@triton.jit
+def _add_sub_mul_kernel(X, Y):
+    x = tl.load(X + tl.arange(0, 4))
+    tl.store(Y + tl.arange(0, 4), tl.mul(tl.sub(tl.add(x, 3), 1, sanitize_overflow=False), x))
+
+
+def test_add_sub_mul_functions():
+    x = torch.tensor([1, -2, 3, 100], dtype=torch.int8)
+    y = torch.empty(4, dtype=torch.int8)
+    _add_sub_mul_kernel[(1,)](x, y)
+    assert y.tolist() == [3, 0, 15, -40]  # int8 wraps: 102 * 100 = 10200 = -40 mod 256

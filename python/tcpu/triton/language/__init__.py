@@ -19,7 +19,7 @@ builtins_named(
     sort topk philox philox_impl randint randint4x rand rand4x randn randn4x pair_uniform_to_normal
     uint_to_uniform_float dot dot_scaled device_print device_assert static_print static_assert
     debug_barrier multiple_of max_contiguous max_constancy assume inline_asm_elementwise
-    map_elementwise range static_range tuple condition""",
+    map_elementwise range static_range tuple condition add sub mul""",
     "triton.language", globals())
 
 # Math functions are the same objects in tl and tl.math, as in Triton.

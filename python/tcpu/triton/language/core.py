@@ -197,11 +197,6 @@ class dtype:
         """A scalar's type with its element type replaced: the element type itself."""
         return element_ty
 
-    def to_ir(self, *_args: Any, **_kwargs: Any) -> Any:
-        raise NotImplementedError(
-            "dtype.to_ir() builds a type of Triton's MLIR builder; tcpu compiles kernels "
-            "through C++ and has no such builder")
-
     @property
     def scalar(self) -> "dtype":
         return self
