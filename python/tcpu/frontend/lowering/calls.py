@@ -27,7 +27,7 @@ from .core import LowererCore
 class BoundMethod:
     """`x.sum` before the call: a builtin with its first argument bound."""
 
-    name: str
+    name: str  # the builtin's name ("cast" for `x.to`)
     self_value: Any  # a Value, or a TensorDescriptor
 
 
@@ -54,8 +54,7 @@ class Calls(LowererCore):
 
     def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
         if isinstance(fn, BoundMethod):
-            name = "cast" if fn.name == "to" else fn.name
-            return self._builtin(name, [fn.self_value, *args], kwargs, node)
+            return self._builtin(fn.name, [fn.self_value, *args], kwargs, node)
         if isinstance(fn, KernelDef):
             return self.inline(fn, args, kwargs, node)
         builtin_name = getattr(fn, tlc.BUILTIN_ATTR, None)

@@ -20,10 +20,20 @@ from ..values import Value, unwrap
 from .calls import BoundMethod
 from .core import LowererCore
 
-# Methods of blocks that forward to builtins (Triton's _tensor_member_fn).
-_METHODS = set("""sum max min argmax argmin xor_sum reduce_or reduce associative_scan cumsum cumprod
-sort flip reshape view ravel trans permute broadcast_to expand_dims split exp exp2 log log2 cos sin
-sqrt rsqrt abs erf floor ceil sigmoid softmax histogram cdiv""".split())
+# Methods of blocks that forward to builtins (Triton's _tensor_member_fn and tl.tensor's own):
+# `x.sum(axis)` is `tl.sum(x, axis)`; `x.to(d)` is `tl.cast(x, d)`.
+TENSOR_METHODS = frozenset("""sum max min argmax argmin xor_sum reduce_or reduce associative_scan
+cumsum cumprod sort flip reshape view ravel trans permute broadcast_to expand_dims split gather exp
+exp2 log log2 cos sin sqrt sqrt_rn rsqrt abs erf floor ceil sigmoid softmax histogram cdiv to cast
+item store atomic_add atomic_and atomic_cas atomic_max atomic_min atomic_or atomic_xchg
+atomic_xor""".split())
+# A tensor's attributes that are values, not methods.
+TENSOR_PROPERTIES = frozenset(("dtype", "shape", "T", "type", "numel"))
+
+
+def method_builtin(name: str) -> str:
+    """The builtin a tensor method forwards to."""
+    return "cast" if name == "to" else name
 
 
 class Names(LowererCore):
@@ -79,8 +89,8 @@ class Names(LowererCore):
                 return tlc.block_type(base.dtype, list(base.shape)) if base.shape else base.dtype
             if attr == "numel":
                 return base.numel
-            if attr == "to" or attr in _METHODS:
-                return BoundMethod(attr, base)
+            if attr in TENSOR_METHODS:
+                return BoundMethod(method_builtin(attr), base)
             raise self.error(node, f"a tensor has no attribute '{attr}'")
         if isinstance(base, BlockPointer):
             raise self.error(node, f"a block pointer has no attribute '{attr}'")

@@ -346,3 +346,17 @@ def clamp(cx: OpContext, x: Any, min: Any, max: Any, propagate_nan: Any = 0) -> 
     xv, lo, hi = fit_all(shape, xv, lo, hi)
     return Value(f"tl::clamp({xv.expr}, {lo.expr}, {hi.expr}{_nan_arg(cx, propagate_nan)})",
                  dt, shape)
+
+
+def _named_binary(opname: str):
+    def fn(cx: OpContext, x: Any, y: Any, sanitize_overflow: Any = True) -> Any:
+        # sanitize_overflow adds overflow checks to Triton's debug builds; tcpu's integer
+        # arithmetic wraps as Triton's does without them.
+        cx.const(sanitize_overflow, "sanitize_overflow")
+        return binary(cx, opname, x, y)
+    return fn
+
+
+op("add")(_named_binary("+"))
+op("sub")(_named_binary("-"))
+op("mul")(_named_binary("*"))

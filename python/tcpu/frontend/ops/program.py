@@ -54,3 +54,11 @@ def assume(cx: OpContext, cond: Any) -> None:
 def debug_barrier(cx: OpContext) -> None:
     # One program runs on one thread, in order: there is nothing to wait for.
     return None
+
+
+@op("condition")
+def condition(cx: OpContext, arg1: Any, disable_licm: Any = False) -> Any:
+    # `while tl.condition(c, disable_licm)`: the flag asks the GPU compiler not to hoist
+    # loop-invariant code (a register-pressure hint); the condition's value is `c` itself.
+    cx.const(disable_licm, "disable_licm")
+    return arg1

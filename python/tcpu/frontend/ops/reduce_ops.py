@@ -188,7 +188,8 @@ def reduce(cx: OpContext, input: Any, axis: Any, combine_fn: Any, keep_dims: Any
     if len(vals) == 1:
         r = cx.bind("reduce", _shaped(f"tl::reduce<{tl_axis}>({operands[0][0]}, {lam})",
                                       vals[0], shape), outs[0], shape)
-        return keep(cx, r, vals[0], a) if cx.const(keep_dims, "keep_dims") else r
+        r = keep(cx, r, vals[0], a) if cx.const(keep_dims, "keep_dims") else r
+        return (r,) if isinstance(input, tuple) else r  # a 1-tuple in, a 1-tuple out
     if len(vals) == 2:
         pair = cx.emit.bind("reduce", f"tl::reduce2<{tl_axis}>("
                             f"{operands[0][0]}, {operands[1][0]}, {lam})")
@@ -241,7 +242,8 @@ def associative_scan(cx: OpContext, input: Any, axis: Any, combine_fn: Any,
     if len(vals) == 1:
         scanned = Value(f"tl::associative_scan<{tl_axis}, {rev}>({operands[0][0]}, {lam})",
                         outs[0])
-        return cx.bind("scan", _unpermuted(vals[0], a, scanned).expr, outs[0], shape)
+        r = cx.bind("scan", _unpermuted(vals[0], a, scanned).expr, outs[0], shape)
+        return (r,) if isinstance(input, tuple) else r  # a 1-tuple in, a 1-tuple out
     if len(vals) == 2:
         pair = cx.emit.bind("scan", f"tl::associative_scan2<{tl_axis}, {rev}>({operands[0][0]}, "
                             f"{operands[1][0]}, {lam})")

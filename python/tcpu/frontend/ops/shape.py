@@ -109,6 +109,15 @@ def reshape(cx: OpContext, input: Any, *shape: Any, can_reorder: Any = False) ->
     return Value(f"tl::reshape<{_dims(dims)}>({v.expr})", v.dtype, dims, v.roots)
 
 
+@op("item")
+def item(cx: OpContext, input: Any) -> Value:
+    """A one-element block as a scalar (a scalar stays itself), as Triton's tensor.item."""
+    v = cx.value(input)
+    if v.numel != 1:
+        raise cx.error(f"item() needs a single-element block, got shape {list(v.shape)}")
+    return reshape(cx, v, ())
+
+
 @op("ravel")
 def ravel(cx: OpContext, x: Any, can_reorder: Any = False) -> Value:
     v = cx.value(x)

@@ -3,9 +3,10 @@ that use them are compiled by tcpu.frontend; see python/README.md."""
 
 from . import extra, math
 from .core import (
-    DTYPES_BY_NAME, bfloat16, block_type, builtins_named, constexpr, dtype, float8e4b8, float8e4b15,
-    float8e4nv, float8e5, float8e5b16, float16, float32, float64, int1, int8, int16, int32, int64,
-    pi32_t, pointer_type, tensor, tensor_descriptor, uint8, uint16, uint32, uint64, void)
+    DTYPES_BY_NAME, bfloat16, block_type, builtins_named, const, constexpr, dtype, float8e4b8,
+    float8e4b15, float8e4nv, float8e5, float8e5b16, float16, float32, float64, int1, int8, int16,
+    int32, int64, pi32_t, pointer_type, str_to_ty, tensor, tensor_descriptor, uint8, uint16, uint32,
+    uint64, void)
 
 # The names of triton.language's builtins (Triton 3.6's tl.__all__, less the dtypes above).
 builtins_named(
@@ -18,7 +19,7 @@ builtins_named(
     sort topk philox philox_impl randint randint4x rand rand4x randn randn4x pair_uniform_to_normal
     uint_to_uniform_float dot dot_scaled device_print device_assert static_print static_assert
     debug_barrier multiple_of max_contiguous max_constancy assume inline_asm_elementwise
-    map_elementwise range static_range tuple""",
+    map_elementwise range static_range tuple condition add sub mul""",
     "triton.language", globals())
 
 # Math functions are the same objects in tl and tl.math, as in Triton.

@@ -4,16 +4,30 @@ builtin its meaning; called from plain Python, a builtin raises."""
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any, Callable
 
 
 class dtype:
     """A scalar element type (``tl.float32``) or, as a subclass, a pointer type."""
 
-    SINT_TYPES = ("int8", "int16", "int32", "int64")
-    UINT_TYPES = ("int1", "uint8", "uint16", "uint32", "uint64")
-    FP_TYPES = ("fp8e4nv", "fp8e5", "fp8e4b15", "fp8e4b8", "fp8e5b16", "fp16", "bf16", "fp32",
-                "fp64")
+    # Lists, in Triton's order: tests concatenate them with their own lists.
+    SINT_TYPES = ["int8", "int16", "int32", "int64"]
+    UINT_TYPES = ["int1", "uint8", "uint16", "uint32", "uint64"]
+    FP_TYPES = ["fp8e4b15", "fp8e4nv", "fp8e4b8", "fp8e5", "fp8e5b16", "fp16", "bf16", "fp32",
+                "fp64"]
+    STANDARD_FP_TYPES = ["fp16", "bf16", "fp32", "fp64"]
+    OTHER_TYPES = ["void"]
+
+    class SIGNEDNESS(Enum):
+        SIGNED = 0
+        UNSIGNED = 1
+
+    class KIND(Enum):
+        """Ordered as promotion orders kinds: bool < integer < floating point."""
+        BOOLEAN = 0
+        INTEGRAL = 1
+        FLOATING = 2
 
     _BITS = {
         "int1": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
@@ -21,12 +35,27 @@ class dtype:
         "fp8e4nv": 8, "fp8e5": 8, "fp8e4b15": 8, "fp8e4b8": 8, "fp8e5b16": 8,
         "fp16": 16, "bf16": 16, "fp32": 32, "fp64": 64, "void": 0,
     }
+    # (mantissa bits, exponent bias) of each floating-point type.
+    _FP_LAYOUT = {
+        "fp8e4b15": (3, 15), "fp8e4nv": (3, 7), "fp8e4b8": (3, 8), "fp8e5": (2, 15),
+        "fp8e5b16": (2, 16), "fp16": (10, 15), "bf16": (7, 127), "fp32": (23, 127),
+        "fp64": (52, 1023),
+    }
 
     def __init__(self, name: str) -> None:
         if name not in self._BITS:
             raise ValueError(f"dtype: unknown name {name!r}")
         self.name = name
         self.primitive_bitwidth = self._BITS[name]
+        self.itemsize = self.primitive_bitwidth // 8
+        # Triton sets these per kind: an fp dtype has no int_signedness, an int one no
+        # exponent_bias (hasattr tells the kind apart in users' code).
+        if name in self.SINT_TYPES or name in self.UINT_TYPES:
+            self.int_signedness = (dtype.SIGNEDNESS.SIGNED if name in self.SINT_TYPES
+                                   else dtype.SIGNEDNESS.UNSIGNED)
+            self.int_bitwidth = self.primitive_bitwidth
+        elif name in self._FP_LAYOUT:
+            self.fp_mantissa_width, self.exponent_bias = self._FP_LAYOUT[name]
 
     # Kind queries, named as Triton names them.
     def is_floating(self) -> bool:
@@ -34,6 +63,21 @@ class dtype:
 
     def is_fp8(self) -> bool:
         return self.name.startswith("fp8")
+
+    def is_fp8e4nv(self) -> bool:
+        return self.name == "fp8e4nv"
+
+    def is_fp8e4b8(self) -> bool:
+        return self.name == "fp8e4b8"
+
+    def is_fp8e4b15(self) -> bool:
+        return self.name == "fp8e4b15"
+
+    def is_fp8e5(self) -> bool:
+        return self.name == "fp8e5"
+
+    def is_fp8e5b16(self) -> bool:
+        return self.name == "fp8e5b16"
 
     def is_fp16(self) -> bool:
         return self.name == "fp16"
@@ -53,6 +97,30 @@ class dtype:
     def is_int1(self) -> bool:
         return self.name == "int1"
 
+    def is_int8(self) -> bool:
+        return self.name == "int8"
+
+    def is_int16(self) -> bool:
+        return self.name == "int16"
+
+    def is_int32(self) -> bool:
+        return self.name == "int32"
+
+    def is_int64(self) -> bool:
+        return self.name == "int64"
+
+    def is_uint8(self) -> bool:
+        return self.name == "uint8"
+
+    def is_uint16(self) -> bool:
+        return self.name == "uint16"
+
+    def is_uint32(self) -> bool:
+        return self.name == "uint32"
+
+    def is_uint64(self) -> bool:
+        return self.name == "uint64"
+
     def is_bool(self) -> bool:
         return self.is_int1()
 
@@ -71,13 +139,63 @@ class dtype:
     def is_void(self) -> bool:
         return self.name == "void"
 
-    @property
-    def int_bitwidth(self) -> int:
-        return self.primitive_bitwidth
+    def is_standard_floating(self) -> bool:
+        return self.name in self.STANDARD_FP_TYPES
+
+    @staticmethod
+    def is_const() -> bool:
+        return False
+
+    @staticmethod
+    def is_dtype(type_str: str) -> bool:
+        """Whether `type_str` names a scalar dtype ("fp32", "uint8", "void")."""
+        return type_str in dtype._BITS
+
+    def kind(self) -> "dtype.KIND":
+        if self.is_bool():
+            return dtype.KIND.BOOLEAN
+        if self.is_int():
+            return dtype.KIND.INTEGRAL
+        if not self.is_floating():
+            raise TypeError(f"{self} has no kind (only bool, integer and floating types do)")
+        return dtype.KIND.FLOATING
+
+    def get_int_max_value(self) -> int:
+        if not self.is_int():
+            raise TypeError(f"get_int_max_value: {self} is not an integer type")
+        bits = self.int_bitwidth - (1 if self.is_int_signed() else 0)
+        return 2**bits - 1
+
+    def get_int_min_value(self) -> int:
+        if not self.is_int():
+            raise TypeError(f"get_int_min_value: {self} is not an integer type")
+        return -2**(self.int_bitwidth - 1) if self.is_int_signed() else 0
+
+    def codegen_name(self) -> str:
+        """The name of the tl attribute: fp16 -> float16, bf16 -> bfloat16."""
+        if self.name.startswith("fp"):
+            return "float" + self.name[2:]
+        if self.name.startswith("bf"):
+            return "bfloat" + self.name[2:]
+        return self.name
 
     @property
-    def fp_mantissa_width(self) -> int:
-        return {"fp16": 10, "bf16": 7, "fp32": 23, "fp64": 52}.get(self.name, 3)
+    def cache_key_part(self) -> str:
+        return self.name
+
+    def mangle(self) -> str:
+        """The short name of the type in mangled function names: i32, u8, fp16, V."""
+        if self.is_int():
+            return ("i" if self.is_int_signed() else "u") + str(self.int_bitwidth)
+        if self.is_floating():
+            return self.name
+        if self.is_void():
+            return "V"
+        raise TypeError(f"mangle: {self} has no mangled name")
+
+    def with_element_ty(self, element_ty: "dtype") -> "dtype":
+        """A scalar's type with its element type replaced: the element type itself."""
+        return element_ty
 
     @property
     def scalar(self) -> "dtype":
@@ -260,3 +378,35 @@ def builtins_named(names: str, module: str, namespace: dict[str, Any], prefix: s
 
 class tensor_descriptor:
     """The class of tensor descriptors (for ``isinstance`` checks in kernels; Triton's TMA)."""
+
+
+class const:
+    """``tl.const``: the annotation of a parameter that points to read-only data (as in
+    Triton, a marker class; nothing is an instance of it)."""
+
+
+# The short type names of kernel signatures (`"*fp32"`, `"i32"`), as Triton's str_to_ty reads
+# them: fp names as dtypes name themselves, integers as i<bits>/u<bits>, "B" a bool.
+_SIGNATURE_NAMES = {
+    **{n: DTYPES_BY_NAME[n] for n in dtype.FP_TYPES},
+    "i1": int1, "i8": int8, "i16": int16, "i32": int32, "i64": int64,
+    "u1": int1, "u8": uint8, "u16": uint16, "u32": uint32, "u64": uint64, "B": int1,
+}
+
+
+def str_to_ty(name: str, c: Any = None) -> dtype:
+    """The dtype a signature string names: "fp16", "i32", "*fp32" (a pointer), "*kfp32" (a
+    pointer to const data). `c` is the constexpr value Triton pairs with "constexpr"."""
+    if isinstance(name, tuple):
+        raise NotImplementedError("str_to_ty of a tuple signature: tcpu has no tuple types")
+    if name.startswith("*"):
+        name = name[1:]
+        read_only = name.startswith("k")
+        return pointer_type(str_to_ty(name[1:] if read_only else name, c), const=read_only)
+    if name.startswith(("constexpr", "tensordesc")):
+        raise NotImplementedError(f"str_to_ty({name!r}): tcpu has no type object for "
+                                  f"{name.split('<')[0]} signatures")
+    try:
+        return _SIGNATURE_NAMES[name]
+    except KeyError:
+        raise KeyError(f"str_to_ty: unknown type name {name!r}") from None
