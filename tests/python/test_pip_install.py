@@ -76,6 +76,19 @@ def test_installed_package_and_command(tmp_path):
     assert tcpu.__version__ in version.stdout + version.stderr
 
 
+@pytest.mark.skipif(not _installed_by_pip(), reason="the imported tcpu is a build tree's "
+                    "(scripts/run-python-tests.sh --installed tests pip's install)")
+def test_installed_package_holds_every_module_of_the_checkout():
+    # Packaging filters (pyproject.toml's exclusions, .gitignore) once left out
+    # tcpu/frontend/build/, a folder whose name looks like a build tree's.
+    import tcpu
+    installed = pathlib.Path(tcpu.__file__).resolve().parent
+    source = ROOT / "python" / "tcpu"
+    missing = [str(f.relative_to(source)) for f in sorted(source.rglob("*.py"))
+               if "__pycache__" not in f.parts and not (installed / f.relative_to(source)).is_file()]
+    assert not missing, f"not installed by pip: {missing}"
+
+
 def test_editable_install(tmp_path):
     # A fresh environment of the Python running the tests, seeing the system's packages (numpy)
     # but not this one's: what a developer's `pip install -e .` gives.
