@@ -9,9 +9,13 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 host_build="$(cd "${1:-$root/build}" && pwd)"
 build_dir="${2:-$root/build-arm64}"
-for tool in qemu-aarch64 clang-19 ld.lld; do
+for tool in qemu-aarch64 clang-19; do
   command -v "$tool" >/dev/null || { echo "run-arm64-tests: needs $tool (scripts/install-deps.sh)" >&2; exit 1; }
 done
+# The linker clang-19 runs for -fuse-ld=lld: its own ld.lld (Debian's lld-19 puts it in
+# /usr/lib/llvm-19/bin, and only ld.lld-19 on PATH).
+[ -x "$(clang-19 -print-prog-name=ld.lld)" ] ||
+  { echo "run-arm64-tests: clang-19 finds no ld.lld (lld-19; scripts/install-deps.sh)" >&2; exit 1; }
 [ -x "$host_build/tools/tcpu" ] || { echo "run-arm64-tests: no $host_build/tools/tcpu: build it first" >&2; exit 1; }
 start=$SECONDS
 sysroot="$(bash "$root/scripts/arm64-sysroot.sh" "$build_dir")"
