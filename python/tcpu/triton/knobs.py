@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Generator, Optional, TypeVar
 
-from .._environment import _ON
+from .. import _environment as environment
 
 
 class Env:
@@ -65,10 +65,10 @@ def _as_env_text(value: Any) -> tuple[Optional[str]] | None:
 
 
 def _read_flag(key: str, default: Optional[bool]) -> Optional[bool]:
-    text = os.environ.get(key)
-    if text is None or not text.strip():
+    """Unset or empty: the default; else as Triton reads its booleans (environment.triton_flag)."""
+    if not os.environ.get(key):
         return default
-    return text.strip().lower() in _ON
+    return environment.triton_flag(key)
 
 
 class env_base:
@@ -157,14 +157,6 @@ class env_opt_str(env_base):
         return os.environ.get(self.key)
 
 
-class _env_debug(env_bool):
-    """TRITON_DEBUG read as tcpu's launches read it."""
-
-    def get(self) -> bool:
-        from ..frontend.kernel_def import KernelDef
-        return KernelDef.env_debug()
-
-
 knobs_type = TypeVar("knobs_type", bound="base_knobs")
 
 
@@ -240,7 +232,7 @@ class runtime_knobs(base_knobs):
     tcpu calls no hook."""
 
     interpret = env_bool("TRITON_INTERPRET")
-    debug = _env_debug("TRITON_DEBUG")
+    debug = env_bool("TRITON_DEBUG")  # as launches read it: environment.triton_flag
     override_arch = env_opt_str("TRITON_OVERRIDE_ARCH")
     launch_enter_hook: Any = None
     launch_exit_hook: Any = None
