@@ -12,6 +12,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "tcpu/tl/integer_division.h"
 #include "tcpu/tl/platform.h"
 
 namespace tcpu::tl {
@@ -608,8 +609,8 @@ concept BlockOperands = Operand<std::remove_cvref_t<X>> && Operand<std::remove_c
 TL_BINARY_OPERATOR(+)
 TL_BINARY_OPERATOR(-)
 TL_BINARY_OPERATOR(*)
-TL_BINARY_OPERATOR(/)
-TL_BINARY_OPERATOR(%)
+TL_ZIP_OPERATOR(/, [](auto a, auto b) { return detail::divideOp(a, b); })
+TL_ZIP_OPERATOR(%, [](auto a, auto b) { return detail::remainderOp(a, b); })
 TL_BINARY_OPERATOR(&)
 TL_BINARY_OPERATOR(|)
 TL_BINARY_OPERATOR(^)
@@ -624,6 +625,25 @@ TL_COMPARISON(!=)
 #undef TL_COMPARISON
 #undef TL_BINARY_OPERATOR
 #undef TL_ZIP_OPERATOR
+
+// Triton's `//` and `%` on integer scalars or blocks (integer_division.h: the GPU's values where
+// C++'s division is undefined), for the front end's generated code.
+template <class X, class Y>
+  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
+TL_INLINE auto int_div(X&& x, Y&& y) {
+  if constexpr (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>)
+    return std::forward<X>(x) / std::forward<Y>(y);
+  else
+    return detail::divideOp(x, y);
+}
+template <class X, class Y>
+  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
+TL_INLINE auto int_rem(X&& x, Y&& y) {
+  if constexpr (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>)
+    return std::forward<X>(x) % std::forward<Y>(y);
+  else
+    return detail::remainderOp(x, y);
+}
 
 template <class X>
   requires Tensor<std::remove_cvref_t<X>>
@@ -643,7 +663,7 @@ TL_INLINE auto operator~(X&& x) {
 
 // In place, one loop: y holds copies of any mutable block it reads (see
 // capture_t), and otherwise reads element (i, j) only while writing (i, j).
-#define TL_COMPOUND_ASSIGNMENT(op)                                                                 \
+#define TL_COMPOUND_ASSIGNMENT(op, combine)                                                        \
   template <class T, int D0, int D1, Operand Y>                                                    \
   TL_INLINE Block<T, D0, D1>& operator op##=(Block<T, D0, D1>& x, const Y & y) {                   \
     using B = Block<T, D0, D1>;                                                                    \
@@ -652,8 +672,8 @@ TL_INLINE auto operator~(X&& x) {
     auto update = [&]<bool Dense>() {                                                              \
       detail::forEachRow<B::rows, B::cols>([&](int i) TL_INLINE_LAMBDA {                           \
         for (int j = 0; j < B::cols; ++j)                                                          \
-          x.v[i * B::cols + j] = static_cast<T>(static_cast<compute_t<T>>(x.v[i * B::cols + j])    \
-                                                    op detail::get<Dense>(y, i, j));               \
+          x.v[i * B::cols + j] = static_cast<T>(combine(                                           \
+              static_cast<compute_t<T>>(x.v[i * B::cols + j]), detail::get<Dense>(y, i, j)));      \
       });                                                                                          \
     };                                                                                             \
     if (detail::dense(y))                                                                          \
@@ -662,10 +682,10 @@ TL_INLINE auto operator~(X&& x) {
       update.template operator()<false>();                                                         \
     return x;                                                                                      \
   }
-TL_COMPOUND_ASSIGNMENT(+)
-TL_COMPOUND_ASSIGNMENT(-)
-TL_COMPOUND_ASSIGNMENT(*)
-TL_COMPOUND_ASSIGNMENT(/)
+TL_COMPOUND_ASSIGNMENT(+, [](auto a, auto b) { return a + b; })
+TL_COMPOUND_ASSIGNMENT(-, [](auto a, auto b) { return a - b; })
+TL_COMPOUND_ASSIGNMENT(*, [](auto a, auto b) { return a * b; })
+TL_COMPOUND_ASSIGNMENT(/, detail::divideOp)
 #undef TL_COMPOUND_ASSIGNMENT
 
 // where(condition, x, y), broadcasting all three.

@@ -153,6 +153,10 @@ def binary(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
         return convert(Value(f"({x.expr} {c_op} {y.expr})", tl.float32, shape), comp)
     if opname == ">>":
         return _shift_right(x, y, (b_dt if a_lit else a_dt).is_int_signed(), comp, shape)
+    if comp.is_int() and opname in ("//", "%"):
+        # The GPU's values where C++'s division is undefined or traps (kernels' integer_division.h).
+        fn = "tl::int_div" if opname == "//" else "tl::int_rem"
+        return Value(narrow_back(f"{fn}({x.expr}, {y.expr})", comp, shape), comp, shape)
     if comp.name == "int1" and opname in ("&", "|", "^"):
         expr = f"({x.expr} {c_op} {y.expr})"
         return Value(expr if shape else f"static_cast<bool>{expr}", comp, shape)
