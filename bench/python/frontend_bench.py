@@ -9,11 +9,13 @@
              same algorithms' tl C++ ports (kernels/tutorials), both compiled by codegen and
              launched through the same extension on the same arrays, interleaved
 
+  reductions tl.argmax against tl.max over the same rows (fp32 and int32)
+
   interpreter  the examples' kernels at their default shapes, per launch, as multiples of a
              numpy ufunc call (to set beside Triton's interpreter's, measured on the GPU host)
 
     PYTHONPATH=build/python python3 bench/python/frontend_bench.py \
-        [launch|compile|kernels|interpreter]...
+        [launch|compile|kernels|interpreter|reductions]...
 Medians of 5 interleaved rounds; the machine is shared, so ratios are what to read."""
 
 from __future__ import annotations
@@ -257,6 +259,56 @@ def bench_interpreter() -> None:
               f"ufunc call ({u:.2f} us)")
 
 
+@triton.jit
+def _row_max(x_ptr, out_ptr, N: tl.constexpr, BLOCK_M: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    x = tl.load(x_ptr + rows[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(out_ptr + rows, tl.max(x, axis=1))
+
+
+@triton.jit
+def _row_argmax(x_ptr, out_ptr, N: tl.constexpr, BLOCK_M: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    x = tl.load(x_ptr + rows[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(out_ptr + rows, tl.argmax(x, axis=1))
+
+
+@triton.jit
+def _column_argmax(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr, BLOCK_N: tl.constexpr):
+    cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    x = tl.load(x_ptr + tl.arange(0, M)[:, None] * N + cols[None, :])
+    tl.store(out_ptr + cols, tl.argmax(x, axis=0))
+
+
+def bench_reductions() -> None:
+    """tl.argmax against tl.max over the rows of a 4096 x 1024 block of fp32 and int32 (8 rows
+    a program), and down 64-row columns, interleaved, with TCPU_NUM_THREADS as set."""
+    import torch
+    m, n, block_m = 4096, 1024, 8
+    for dtype in (torch.float32, torch.int32):
+        x = (torch.randn(m, n) * 1000).to(dtype)
+        out_max = torch.empty(m, dtype=dtype)
+        out_arg = torch.empty(m, dtype=torch.int32)
+        grid = (m // block_m,)
+        row_max = lambda: _row_max[grid](x, out_max, N=n, BLOCK_M=block_m)  # noqa: E731
+        row_arg = lambda: _row_argmax[grid](x, out_arg, N=n, BLOCK_M=block_m)  # noqa: E731
+        row_max(), row_arg()  # compile
+        assert torch.equal(out_arg.long(), x.argmax(dim=1))
+        t_max, t_arg = [], []
+        for _ in range(ROUNDS):
+            t_max.append(median_us(row_max, 5))
+            t_arg.append(median_us(row_arg, 5))
+        a, b = statistics.median(t_arg), statistics.median(t_max)
+        print(f"reductions {dtype}: argmax(axis=1) {a / 1e3:.2f} ms = {a / b:.2f}x max(axis=1) "
+              f"({b / 1e3:.2f} ms), 4096 x 1024")
+    x = torch.randn(64, n)
+    out = torch.empty(n, dtype=torch.int32)
+    col = lambda: _column_argmax[(n // 256,)](x, out, M=64, N=n, BLOCK_N=256)  # noqa: E731
+    col()
+    assert torch.equal(out.long(), x.argmax(dim=0))
+    print(f"reductions argmax(axis=0) of 64 x 1024 fp32: {median_us(col, 50):.1f} us")
+
+
 def main(argv: list[str]) -> int:
     import tcpu.aliases
     tcpu.aliases.install()
@@ -264,7 +316,7 @@ def main(argv: list[str]) -> int:
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs")
     for name in which:
         {"launch": bench_launch, "compile": bench_compile, "kernels": bench_kernels,
-         "interpreter": bench_interpreter}[name]()
+         "interpreter": bench_interpreter, "reductions": bench_reductions}[name]()
     return 0
 
 

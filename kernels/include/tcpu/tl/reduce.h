@@ -1,4 +1,4 @@
-// Reductions over an axis: sum, max, min, argmax, argmin, as triton.language.
+// Reductions over an axis: sum, max, min, as triton.language (argmax and argmin: arg_reduce.h).
 // Sums and extrema along a row keep up to 64 partial results (four 512-bit
 // vectors of fp32) and combine them at the end, so they vectorize on any
 // target and give the same answer everywhere; Triton leaves the order
@@ -9,6 +9,7 @@
 #include <limits>
 #include <utility>
 
+#include "tcpu/tl/arg_reduce.h"
 #include "tcpu/tl/core.h"
 
 namespace tcpu::tl {
@@ -455,47 +456,6 @@ TL_INLINE auto reduce(const X& x) {
     return reduceInOrder<Op, A, Axis>(x);
 }
 
-// argmax/argmin along a row: first index of the extreme; a NaN counts as
-// greater than everything for argmax and smaller for argmin, as Triton's
-// combine functions treat `a != a`.
-template <bool Max, class T, int N>
-TL_INLINE int32_t argRow(const T* x, int64_t stride) {
-  using C = compute_t<T>;
-  C best = static_cast<C>(x[0]);
-  int32_t index = 0;
-  for (int j = 1; j < N; ++j) {
-    const C e = static_cast<C>(x[j * stride]);
-    bool better;
-    if constexpr (std::is_floating_point_v<C>)
-      better = best == best && (e != e || (Max ? e > best : e < best));
-    else
-      better = Max ? e > best : e < best;
-    if (better) best = e, index = j;
-  }
-  return index;
-}
-
-template <bool Max, int Axis, class X>
-TL_INLINE auto argReduce(const X& x) {
-  const auto& b = eval(x);
-  using B = std::remove_cvref_t<decltype(b)>;
-  using T = element_t<B>;
-  if constexpr (B::rank == 1) {
-    return argRow<Max, T, B::cols>(b.v, 1);
-  } else if constexpr (Axis == 1) {
-    Block<int32_t, B::rows> out;
-    for (int i = 0; i < B::rows; ++i)
-      out.v[i] = argRow<Max, T, B::cols>(b.v + i * B::cols, 1);
-    return out;
-  } else {
-    static_assert(Axis == 0, "argmax/argmin of a 2-D block needs axis 0 or 1");
-    Block<int32_t, B::cols> out;
-    for (int j = 0; j < B::cols; ++j)
-      out.v[j] = argRow<Max, T, B::rows>(b.v + j, B::cols);
-    return out;
-  }
-}
-
 } // namespace detail
 
 // sum<axis>(x); sum(x) reduces a 1-D block, or every element of a 2-D one.
@@ -527,15 +487,6 @@ template <int Axis = -1, Tensor X>
 TL_INLINE auto reduce_and(const X& x) {
   static_assert(std::is_integral_v<element_t<X>>, "reduce_and: integers only, as in Triton");
   return detail::reduce<detail::AndOp, element_t<X>, Axis>(x);
-}
-
-template <int Axis = 0, Tensor X>
-TL_INLINE auto argmax(const X& x) {
-  return detail::argReduce<true, Axis>(x);
-}
-template <int Axis = 0, Tensor X>
-TL_INLINE auto argmin(const X& x) {
-  return detail::argReduce<false, Axis>(x);
 }
 
 // trans(x): the transpose of a 2-D block.
