@@ -402,13 +402,20 @@ def _start_spin(tmp_path, device, kind):
     """The child running spin_kernel, once it has compiled it and is about to launch it."""
     script = tmp_path / "spin.py"
     script.write_text(SPIN_MODULE)
-    proc = subprocess.Popen([sys.executable, str(script), device, kind], text=True,
+    # Unbuffered bytes: a buffered readline could take the lines after the first with it, which
+    # communicate() (reading the pipe itself) would then never see.
+    proc = subprocess.Popen([sys.executable, str(script), device, kind], bufsize=0,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    first = proc.stdout.readline()  # compiles first: no timeout needed until the launch
+    first = proc.stdout.readline().decode()  # compiles first: no timeout needed until the launch
     if first.strip() != "launching":
-        out, err = proc.communicate(timeout=60)
+        out, err = _communicate(proc, 60)
         raise AssertionError(f"the child failed before the launch:\n{first}{out}{err[-3000:]}")
     return proc
+
+
+def _communicate(proc, timeout=None):
+    out, err = proc.communicate(timeout=timeout)
+    return out.decode(), err.decode()
 
 
 @pytest.mark.parametrize("kind", ["self_equal", "carried"])
@@ -423,13 +430,13 @@ def test_endless_loop_without_side_effects_hangs(kind, tmp_path, device):
             proc.wait(timeout=5)
     finally:
         proc.kill()
-        out, err = proc.communicate()
+        out, err = _communicate(proc)
     assert "returned" not in out, out + err[-3000:]
 
 
 def test_loop_without_side_effects_that_ends(tmp_path, device):
     proc = _start_spin(tmp_path, device, "ends")
-    out, err = proc.communicate(timeout=120)
+    out, err = _communicate(proc, 120)
     assert proc.returncode == 0 and out.split() == ["returned", "1023"], out + err[-3000:]
 
 

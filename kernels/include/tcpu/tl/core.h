@@ -12,7 +12,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include "tcpu/tl/integer_division.h"
+#include "tcpu/tl/integer_ops.h"
 #include "tcpu/tl/platform.h"
 
 namespace tcpu::tl {
@@ -614,8 +614,8 @@ TL_ZIP_OPERATOR(%, [](auto a, auto b) { return detail::remainderOp(a, b); })
 TL_BINARY_OPERATOR(&)
 TL_BINARY_OPERATOR(|)
 TL_BINARY_OPERATOR(^)
-TL_BINARY_OPERATOR(<<)
-TL_BINARY_OPERATOR(>>)
+TL_ZIP_OPERATOR(<<, [](auto a, auto b) { return detail::shiftLeftOp(a, b); })
+TL_ZIP_OPERATOR(>>, [](auto a, auto b) { return detail::shiftRightOp(a, b); })
 TL_COMPARISON(<)
 TL_COMPARISON(<=)
 TL_COMPARISON(>)
@@ -626,8 +626,8 @@ TL_COMPARISON(!=)
 #undef TL_BINARY_OPERATOR
 #undef TL_ZIP_OPERATOR
 
-// Triton's `//` and `%` on integer scalars or blocks (integer_division.h: the GPU's values where
-// C++'s division is undefined), for the front end's generated code.
+// Triton's `//`, `%`, `<<` and `>>` on integer scalars or blocks (integer_ops.h: the GPU's values
+// where C++'s division is undefined), for the front end's generated code.
 template <class X, class Y>
   requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
 TL_INLINE auto int_div(X&& x, Y&& y) {
@@ -635,6 +635,22 @@ TL_INLINE auto int_div(X&& x, Y&& y) {
     return std::forward<X>(x) / std::forward<Y>(y);
   else
     return detail::divideOp(x, y);
+}
+template <class X, class Y>
+  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
+TL_INLINE auto shift_left(X&& x, Y&& y) {
+  if constexpr (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>)
+    return std::forward<X>(x) << std::forward<Y>(y);
+  else
+    return detail::shiftLeftOp(x, y);
+}
+template <class X, class Y>
+  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
+TL_INLINE auto shift_right(X&& x, Y&& y) {
+  if constexpr (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>)
+    return std::forward<X>(x) >> std::forward<Y>(y);
+  else
+    return detail::shiftRightOp(x, y);
 }
 template <class X, class Y>
   requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)

@@ -153,8 +153,10 @@ def binary(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
         return convert(Value(f"({x.expr} {c_op} {y.expr})", tl.float32, shape), comp)
     if opname == ">>":
         return _shift_right(x, y, (b_dt if a_lit else a_dt).is_int_signed(), comp, shape)
+    if opname == "<<":  # the GPU's value for amounts of the width or more (kernels' integer_ops.h)
+        return Value(narrow_back(f"tl::shift_left({x.expr}, {y.expr})", comp, shape), comp, shape)
     if comp.is_int() and opname in ("//", "%"):
-        # The GPU's values where C++'s division is undefined or traps (kernels' integer_division.h).
+        # The GPU's values where C++'s division is undefined or traps (kernels' integer_ops.h).
         fn = "tl::int_div" if opname == "//" else "tl::int_rem"
         return Value(narrow_back(f"{fn}({x.expr}, {y.expr})", comp, shape), comp, shape)
     if comp.name == "int1" and opname in ("&", "|", "^"):
@@ -168,12 +170,13 @@ def _shift_right(x: Value, y: Value, arithmetic: bool, comp: tl.dtype,
     """`x >> y` in the computation type, shifting arithmetically when the shifted operand is
     signed: Triton's tensor.__rshift__ picks ashr or lshr by its own dtype (a Python number on
     the left leaves it to the right operand's __rrshift__), not by the promoted type, so
-    int32 >> uint32 is a uint32 shifted arithmetically."""
+    int32 >> uint32 is a uint32 shifted arithmetically. Amounts of the width or more give the
+    GPU's values (kernels' integer_ops.h)."""
     if arithmetic == comp.is_int_signed():
-        return Value(narrow_back(f"({x.expr} >> {y.expr})", comp, shape), comp, shape)
+        return Value(narrow_back(f"tl::shift_right({x.expr}, {y.expr})", comp, shape), comp, shape)
     bits = comp.primitive_bitwidth
     as_dt = tl.DTYPES_BY_NAME[f"int{bits}" if arithmetic else f"uint{bits}"]
-    shifted = f"({convert(x, as_dt).expr} >> {convert(y, as_dt).expr})"
+    shifted = f"tl::shift_right({convert(x, as_dt).expr}, {convert(y, as_dt).expr})"
     return convert(Value(narrow_back(shifted, as_dt, shape), as_dt, shape), comp)
 
 

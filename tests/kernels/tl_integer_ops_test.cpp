@@ -1,8 +1,10 @@
-// Integer `/`, `%`, `/=` and tl::int_div / tl::int_rem (tl/integer_division.h) where C++ leaves
+// Integer `/`, `%`, `/=`, `<<`, `>>` and tl::int_div / int_rem / shift_left / shift_right
+// (tl/integer_ops.h) where C++ leaves
 // them undefined and x86 traps: division by zero and the signed minimum divided by -1. They must
 // neither trap nor be optimized on the assumption that they cannot happen, and give the GPU's
-// values: all bits set for a quotient or a remainder by zero, the two's-complement wrap for
-// INT_MIN / -1 (remainder 0). Every other lane divides as C++ (and Triton) truncates.
+// values (measured: tl/integer_ops.h): a quotient by zero has all bits set (64-bit dividends
+// below 2^32: 0xFFFFFFFF), a remainder by zero is the dividend, INT_MIN / -1 wraps (remainder
+// 0). Every other lane divides as C++ (and Triton) truncates.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -32,9 +34,17 @@ tl::Block<T, kLanes> fromLanes(const volatile T (&values)[kLanes]) {
   return out;
 }
 
-TYPED_TEST(TlIntegerDivision, ByZeroGivesAllBitsSetAndOtherLanesTruncate) {
+// The GPU's quotient by zero.
+template <class T>
+T quotientByZero(T x) {
+  using U = std::make_unsigned_t<T>;
+  if (sizeof(T) == 8 && static_cast<U>(x) <= 0xFFFFFFFFu) return static_cast<T>(0xFFFFFFFFu);
+  return static_cast<T>(~U(0));
+}
+
+TYPED_TEST(TlIntegerDivision, ByZeroGivesTheGpusValuesAndOtherLanesTruncate) {
   using T = TypeParam;
-  constexpr T kMax = std::numeric_limits<T>::max(), kAllBits = static_cast<T>(~T(0));
+  constexpr T kMax = std::numeric_limits<T>::max();
   const volatile T xs[kLanes] = {7, 0, kMax, 9, 100, 1, 5, kMax};
   const volatile T ys[kLanes] = {0, 0, 0, 2, 7, 1, 5, 3};
   const auto x = fromLanes(xs), y = fromLanes(ys);
@@ -43,8 +53,8 @@ TYPED_TEST(TlIntegerDivision, ByZeroGivesAllBitsSetAndOtherLanesTruncate) {
   in_place /= y;
   for (int k = 0; k < kLanes; ++k) {
     SCOPED_TRACE(testing::Message() << "lane " << k);
-    const T want_q = ys[k] == 0 ? kAllBits : static_cast<T>(xs[k] / ys[k]);
-    const T want_r = ys[k] == 0 ? kAllBits : static_cast<T>(xs[k] % ys[k]);
+    const T want_q = ys[k] == 0 ? quotientByZero<T>(xs[k]) : static_cast<T>(xs[k] / ys[k]);
+    const T want_r = ys[k] == 0 ? T(xs[k]) : static_cast<T>(xs[k] % ys[k]);
     EXPECT_EQ(q.v[k], want_q);
     EXPECT_EQ(qf.v[k], want_q);
     EXPECT_EQ(in_place.v[k], want_q);
@@ -53,8 +63,8 @@ TYPED_TEST(TlIntegerDivision, ByZeroGivesAllBitsSetAndOtherLanesTruncate) {
   }
   // Scalars (the front end's code for scalar kernel arguments).
   const volatile T zero = 0, seven = 7;
-  EXPECT_EQ(static_cast<T>(tl::int_div(seven, zero)), kAllBits);
-  EXPECT_EQ(static_cast<T>(tl::int_rem(seven, zero)), kAllBits);
+  EXPECT_EQ(static_cast<T>(tl::int_div(seven, zero)), quotientByZero<T>(7));
+  EXPECT_EQ(static_cast<T>(tl::int_rem(seven, zero)), T(7));
 }
 
 TYPED_TEST(TlIntegerDivision, MinimumByMinusOneWrapsWithRemainderZero) {
@@ -74,6 +84,31 @@ TYPED_TEST(TlIntegerDivision, MinimumByMinusOneWrapsWithRemainderZero) {
     const volatile T minimum = kMin, minus_one = -1;
     EXPECT_EQ(static_cast<T>(tl::int_div(minimum, minus_one)), kMin);
     EXPECT_EQ(static_cast<T>(tl::int_rem(minimum, minus_one)), T(0));
+  }
+}
+
+// Shifts by the width or more: PTX clamps the amount (x86 masks it).
+TYPED_TEST(TlIntegerDivision, ShiftsByTheWidthOrMoreClamp) {
+  using T = TypeParam;
+  using C = decltype(T() << 1); // the promoted type the operators compute in
+  constexpr int kBits = 8 * sizeof(C);
+  const volatile T xs[kLanes] = {5, 5, 5, 5, 5, 5, 5, 5};
+  const volatile T ss[kLanes] = {
+      0, 1, T(kBits - 1 < 127 ? kBits - 1 : 3), T(kBits % 256), 100, 3, T(-1), 2};
+  const auto x = fromLanes(xs), s = fromLanes(ss);
+  const tl::Block<C, kLanes> left = x << s, right = x >> s;
+  for (int k = 0; k < kLanes; ++k) {
+    SCOPED_TRACE(testing::Message() << "lane " << k << " amount " << +ss[k]);
+    const auto amount = static_cast<unsigned long long>(
+        static_cast<std::make_unsigned_t<C>>(static_cast<C>(ss[k])));
+    const bool out = amount >= kBits;
+    EXPECT_EQ(left.v[k], out ? C(0) : static_cast<C>(C(5) << amount));
+    EXPECT_EQ(right.v[k], out ? C(0) : static_cast<C>(C(5) >> amount));
+  }
+  if constexpr (std::is_signed_v<C>) {
+    const volatile C minus = -5, big = kBits + 3;
+    EXPECT_EQ(static_cast<C>(tl::shift_right(minus, big)), C(-1));
+    EXPECT_EQ(static_cast<C>(tl::shift_left(minus, big)), C(0));
   }
 }
 
