@@ -1,4 +1,13 @@
-"""Probe what real Triton on the GPU gives for ops LLVM leaves undefined."""
+"""What real Triton gives on an NVIDIA GPU for integer ops that C and LLVM leave undefined:
+division and remainder by zero (by a loaded zero and by a literal 0, which LLVM folds to
+anything), INT_MIN // -1, shifts by the width or more, and float -> int conversions of NaN, inf
+and out-of-range values. Prints JSON; tests/goldens/gpu_probes/undefined_ops.json is its output
+on an H100 (Triton 3.6.0), which tests/python/test_lang_integer_gpu_values.py holds tcpu to
+(the literal-zero and float -> int values are recorded, not matched: see that file).
+
+    python3 scripts/gpu/probe_undefined_ops.py > undefined_ops.json        # on the GPU
+    python3 -m tcpu scripts/gpu/probe_undefined_ops.py > cpu.json          # tcpu, to compare
+"""
 import json, sys
 import numpy as np
 import torch
@@ -89,9 +98,10 @@ res = {"f": [repr(float(v)) for v in fl]}
 for fname, fdt in (("f32", torch.float32), ("f64", torch.float64)):
     try:
         f = torch.from_numpy(fl).to(fdt).to(dev)
-        outs = [torch.empty(len(fl), dtype=d, device=dev) for d in ints.values()]
+        order = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]  # f2i_k's
+        outs = [torch.empty(len(fl), dtype=ints[k], device=dev) for k in order]
         f2i_k[(1,)](f, *outs, len(fl), BLOCK=32)
-        res[fname] = {k: o.cpu().numpy().tolist() for k, o in zip(ints, outs)}
+        res[fname] = {k: o.cpu().numpy().tolist() for k, o in zip(order, outs)}
     except Exception as e:
         res[fname] = repr(e)[:400]
 out["float_to_int"] = res
