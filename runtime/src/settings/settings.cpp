@@ -1,5 +1,6 @@
 #include "settings/settings.hpp"
 
+#include "settings/openmp_environment.hpp"
 #include "tcpu/environment.hpp"
 
 #include <omp.h>
@@ -45,6 +46,8 @@ Status Settings::loadEnvironment() {
   // settings as they were. The boolean variables are checked here too, so that a bad one
   // fails tcpuInit instead of being taken for its default where it is read.
   if (Status flags = checkEnvironmentFlags(); !flags.ok()) return flags;
+  // Before the first call into the OpenMP runtime, which reads OMP_* itself then.
+  if (Status openMp = checkOpenMpEnvironment(); !openMp.ok()) return openMp;
   int threads = omp_get_num_procs();
   for (const char* variable : {"TCPU_NUM_THREADS", "OMP_NUM_THREADS"}) {
     const char* value = std::getenv(variable);
