@@ -34,8 +34,10 @@ Expected<std::pair<tcpuSchedule, uint32_t>> parseSchedule(const std::string& tex
   uint32_t chunk = 0;
   if (comma != std::string::npos) {
     Expected<uint64_t> parsed =
-        parseWholeNumber(text.substr(comma + 1), "TCPU_SCHEDULE chunk", 0, UINT32_MAX);
-    if (!parsed) return parsed.status();
+        parseWholeNumber(text.substr(comma + 1), "the chunk", 0, UINT32_MAX);
+    if (!parsed)
+      return Status(TCPU_ERROR_INVALID_VALUE,
+                    concat("TCPU_SCHEDULE='", text, "': ", parsed.status().message()));
     chunk = static_cast<uint32_t>(*parsed);
   }
   return std::pair{schedule, chunk};
