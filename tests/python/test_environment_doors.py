@@ -29,6 +29,10 @@ RUNTIME = {
     "TCPU_GDB_JIT": "garbage", "OMP_SCHEDULE": "garbage", "OMP_PROC_BIND": "garbage",
     "OMP_STACKSIZE": "100G", "OMP_WAIT_POLICY": "garbage", "OMP_DYNAMIC": "garbage",
     "OMP_THREAD_LIMIT": "0", "OMP_MAX_ACTIVE_LEVELS": "-1", "OMP_PLACES": "garbage",
+    "OMP_NESTED": "garbage", "OMP_CANCELLATION": "garbage", "OMP_DISPLAY_ENV": "garbage",
+    "OMP_DISPLAY_AFFINITY": "garbage", "OMP_DEFAULT_DEVICE": "x", "OMP_MAX_TASK_PRIORITY": "x",
+    "OMP_NUM_TEAMS": "0", "OMP_TEAMS_THREAD_LIMIT": "x", "OMP_TARGET_OFFLOAD": "garbage",
+    "OMP_TOOL": "garbage",
 }
 CODEGEN = {"TCPU_CHECK": "garbage", "TCPU_TARGET_CPU": "garbage", "TCPU_CACHE_MAX_SIZE": "5.5M"}
 PYTHON = {"TCPU_PYTHON_CACHE": "garbage", "TCPU_DUMP_PYTHON_SOURCE": "/dev/null/dump"}
