@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -39,14 +42,16 @@ KERNEL = textwrap.dedent("""
 """)
 
 
-def run(tmp_path: Path, cache: Path | None = None, scale: int = 2, **env_extra: str
+def run(tmp_path: Path, cache: Path | None = None, scale: int = 2,
+        preexec_fn: Callable[[], None] | None = None, **env_extra: str
         ) -> tuple[float, bool, str]:
     """Runs the kernel in a new process: (b[7], whether the compiler was loaded, stderr)."""
     script = tmp_path / f"kernel_{scale}.py"
     script.write_text(KERNEL.format(scale=scale))
-    env = dict(os.environ, TCPU_CACHE_DIR=str(cache or tmp_path / "cache"), **env_extra)
+    env = dict(os.environ, TCPU_CACHE_DIR=str(cache or tmp_path / "cache"),
+               PYTHONDONTWRITEBYTECODE="1", **env_extra)
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env,
-                         cwd=tmp_path, timeout=300)
+                         cwd=tmp_path, timeout=300, preexec_fn=preexec_fn)
     assert out.returncode == 0, out.stderr
     assert "a bug in tcpu" not in out.stderr
     value, compiled = out.stdout.split()
@@ -148,29 +153,43 @@ def test_a_damaged_precompiled_header_is_flagged_and_rebuilt(tmp_path):
 
 @contextlib.contextmanager
 def small_filesystem(path: Path, read_only: bool = False):
-    """A 2 MiB tmpfs at `path` (root only), filled up unless `read_only`."""
+    """A 2 MiB tmpfs at `path`, filled up unless `read_only`: yields (the directory, None). Where
+    no tmpfs can be mounted (not root), a full disk is stood in for by a file size limit
+    (RLIMIT_FSIZE of 1 KiB: a write past it fails with EFBIG, as one on a full disk fails with
+    ENOSPC): yields (a directory, the function that sets the limit in the child); read-only then
+    skips."""
     path.mkdir()
     mounted = subprocess.run(["mount", "-t", "tmpfs", "-o",
                               f"size=2m,mode=0700{',ro' if read_only else ''}", "tmpfs",
                               str(path)], capture_output=True)
-    if mounted.returncode != 0:
-        pytest.skip("no tmpfs can be mounted here (needs root)")
+    if mounted.returncode != 0 or os.environ.get("TCPU_TEST_NO_TMPFS"):
+        if mounted.returncode == 0:
+            subprocess.run(["umount", str(path)], check=True)
+        if read_only:
+            pytest.skip("no tmpfs can be mounted here (needs root)")
+        yield path, _limit_file_size
+        return
     try:
         if not read_only:
             with open(path / "filler", "wb") as f, contextlib.suppress(OSError):
                 while True:
                     f.write(b"\0" * 65536)
                     f.flush()
-        yield path
+        yield path, None
     finally:
         subprocess.run(["umount", str(path)], check=True)
 
 
+def _limit_file_size() -> None:
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+
+
 @pytest.mark.parametrize("read_only", [False, True], ids=["disk-full", "read-only"])
 def test_a_cache_that_cannot_be_written_costs_one_warning(tmp_path, read_only):
-    with small_filesystem(tmp_path / "small", read_only) as cache:
+    with small_filesystem(tmp_path / "small", read_only) as (cache, limit):
         for _ in range(2):
-            value, compiled, stderr = run(tmp_path, cache)
+            value, compiled, stderr = run(tmp_path, cache, preexec_fn=limit)
             assert (value, compiled) == (14.0, True)
             assert len(warnings_of(stderr)) <= 1, stderr
         assert not list(cache.rglob("*.tmp.*"))  # nothing half-written left behind
