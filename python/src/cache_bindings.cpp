@@ -11,6 +11,7 @@
 #include "errors.hpp"
 #include "library_loader.hpp"
 #include "tcpu/frontend_cache.hpp"
+#include "tcpu/tcpu.h"
 
 namespace py = pybind11;
 using tcpu::codegen::AutotuneResults;
@@ -38,6 +39,11 @@ std::optional<std::string> directory() {
   return cache->directory().string();
 }
 
+std::optional<std::string> distrust() {
+  std::optional<FrontEndCache> cache = environmentCache("cache_distrust");
+  return cache ? cache->distrust() : std::nullopt;
+}
+
 std::vector<std::pair<std::string, py::bytes>> variants(const std::string& entry) {
   std::vector<std::pair<std::string, py::bytes>> found;
   if (std::optional<FrontEndCache> cache = environmentCache("cache_variants"))
@@ -51,7 +57,9 @@ std::unique_ptr<Kernel> load(const std::string& entry, const std::string& varian
   const FrontEndCache cache = requireCache("cache_load");
   Expected<std::filesystem::path> library = cache.libraryPath(entry, variant);
   if (!library) throwStatus(library.status(), "cache_load");
-  std::unique_ptr<Kernel> kernel = loadLibrary(library->string(), name);
+  Expected<std::string> image = cache.readLibrary(entry, variant);
+  if (!image) throw py::value_error("cache_load: " + image.status().message());
+  std::unique_ptr<Kernel> kernel = loadCheckedLibrary(library->string(), *image, name);
   cache.markUsed(entry, variant);
   return kernel;
 }
@@ -86,14 +94,29 @@ void autotuneStore(const std::string& name, const std::string& text) {
 } // namespace
 
 void bindFrontEndCache(py::module_& module) {
+  module.def(
+      "check_environment",
+      [] {
+        // tcpuInit reads the runtime's and OpenMP's variables again.
+        if (tcpuInit(0) != TCPU_SUCCESS) throw py::value_error(tcpuGetLastErrorDetail());
+        if (Status cache = FrontEndCache::checkEnvironment(); !cache.ok())
+          throw py::value_error(cache.message());
+      },
+      "ValueError naming the first of tcpu's (and OpenMP's) environment variables whose value "
+      "is bad, and its value: what the front end checks before it compiles or loads a kernel.");
   module.def("cache_directory", &directory,
              "<cache>/python, the front end's part of the compile cache; None when "
              "TCPU_CACHE_DISABLE is on or no directory is named.");
+  module.def("cache_distrust", &distrust,
+             "Why the front end's cache may not be used (a directory of another user's, or "
+             "writable by others), or None when it may.");
   module.def("cache_variants", &variants, py::arg("entry"),
              "[(variant, the bytes of its .json)] of entry `entry`, by name; [] when none.");
   module.def("cache_load", &load, py::arg("entry"), py::arg("variant"), py::arg("name"),
-             "The kernel `name` of a variant's shared object, loaded without LLVM; marks the "
-             "variant used. ValueError when it cannot be loaded.");
+             "The kernel `name` of a variant's shared object, checked against the seal its "
+             ".json records (entry, variant, size, checksum) and as an ELF file, then loaded "
+             "without LLVM; marks the variant used. ValueError when it is damaged or cannot be "
+             "loaded.");
   module.def("cache_read_host", &readHost, py::arg("name"),
              "The text kept for host `name`, or None.");
   module.def("cache_store_host", &storeHost, py::arg("name"), py::arg("text"),

@@ -6,6 +6,7 @@
 
 #include "errors.hpp"
 #include "tcpu/kernel_abi.h"
+#include "tcpu/shared_object_image.hpp"
 #include "tcpu/tcpu.h"
 
 namespace py = pybind11;
@@ -30,6 +31,14 @@ std::unique_ptr<Kernel> loadLibrary(const std::string& path, const std::string& 
   if (tcpuResult result = tcpuModuleLoadKernels(&module, &descriptor, 1); result != TCPU_SUCCESS)
     throwLastError(result, context);
   return std::make_unique<Kernel>(module, name, context);
+}
+
+std::unique_ptr<Kernel> loadCheckedLibrary(const std::string& path, std::string_view image,
+                                           const std::string& name) {
+  const Status checked =
+      checkSharedObjectImage({reinterpret_cast<const std::byte*>(image.data()), image.size()});
+  if (!checked.ok()) throw py::value_error("load_library('" + path + "'): " + checked.message());
+  return loadLibrary(path, name);
 }
 
 } // namespace tcpu::python

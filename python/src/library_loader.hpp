@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "kernel.hpp"
 
@@ -15,6 +16,12 @@ namespace tcpu::python {
 // its own cache, so it skips the checks tcpuModuleLoad gives foreign files (the fork probe).
 // ValueError when it cannot be opened or has no kernel `name`.
 std::unique_ptr<Kernel> loadLibrary(const std::string& path, const std::string& name);
+// loadLibrary of a file whose bytes `image` the caller has read and checked against the cache's
+// seal: its ELF structure is checked first as tcpuModuleLoad checks it
+// (tcpu::checkSharedObjectImage), so that a damaged file is a ValueError, never a crash in
+// dlopen.
+std::unique_ptr<Kernel> loadCheckedLibrary(const std::string& path, std::string_view image,
+                                           const std::string& name);
 
 } // namespace tcpu::python
 

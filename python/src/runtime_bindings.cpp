@@ -13,7 +13,11 @@ namespace py = pybind11;
 namespace tcpu::python {
 
 void bindRuntime(py::module_& module) {
-  if (tcpuResult result = tcpuInit(0); result != TCPU_SUCCESS) throwLastError(result, "tcpuInit");
+  // A bad environment variable fails tcpuInit: reported by _tcpu_rt.check_environment as a
+  // ValueError, which the front end calls before its first compile or load. Raised here, it
+  // would be an ImportError (pybind11 turns every error of a module's initialization into one).
+  if (tcpuResult result = tcpuInit(0); result != TCPU_SUCCESS && result != TCPU_ERROR_INVALID_VALUE)
+    throwLastError(result, "tcpuInit");
 
   py::class_<Kernel>(module, "Kernel", py::module_local(), "A loaded kernel.")
       .def("launch", &Kernel::launch, py::arg("gx"), py::arg("gy"), py::arg("gz"),

@@ -138,6 +138,57 @@ TEST(FrontEndCache, VariantsAreListedByNameWithTheirMetadataOnly) {
   EXPECT_EQ(variants[1].metadata, "second");
 }
 
+TEST(FrontEndCache, ALibraryIsReadOnlyWhenItMatchesItsSeal) {
+  TempDir dir;
+  const FrontEndCache cache(dir.path());
+  ASSERT_TRUE(cache.store(kEntry, kVariant, writes("ELF and more"), "{}").ok());
+  Expected<std::string> read = cache.readLibrary(kEntry, kVariant);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  EXPECT_EQ(*read, "ELF and more");
+  EXPECT_FALSE(FrontEndCache::damage(*cache.libraryPath(kEntry, kVariant)));
+  for (const std::string& damaged : {std::string("ELF and"), std::string("ELF AND more")}) {
+    std::ofstream(*cache.libraryPath(kEntry, kVariant), std::ios::binary) << damaged;
+    read = cache.readLibrary(kEntry, kVariant);
+    ASSERT_FALSE(read.ok()) << damaged;
+    EXPECT_EQ(read.status().code(), TCPU_ERROR_INVALID_IMAGE);
+    EXPECT_TRUE(FrontEndCache::damage(*cache.libraryPath(kEntry, kVariant))) << damaged;
+  }
+}
+
+TEST(FrontEndCache, AVariantMovedUnderAnotherEntryIsRefused) {
+  TempDir dir;
+  const FrontEndCache cache(dir.path());
+  ASSERT_TRUE(cache.store(kOtherEntry, kVariant, writes("ELF"), "{}").ok());
+  std::filesystem::create_directories(cache.directory() / kEntry);
+  for (const auto& path :
+       {*cache.libraryPath(kOtherEntry, kVariant), *cache.metadataPath(kOtherEntry, kVariant)})
+    std::filesystem::copy_file(path, cache.directory() / kEntry / path.filename());
+  EXPECT_TRUE(cache.variants(kEntry).empty());
+  EXPECT_EQ(cache.readLibrary(kEntry, kVariant).status().code(), TCPU_ERROR_INVALID_IMAGE);
+  const std::optional<std::string> damage =
+      FrontEndCache::damage(*cache.metadataPath(kEntry, kVariant));
+  ASSERT_TRUE(damage);
+  EXPECT_NE(damage->find("not for where it is"), std::string::npos) << *damage;
+}
+
+TEST(FrontEndCache, ADirectoryOthersMayWriteIsDistrusted) {
+  TempDir dir;
+  const FrontEndCache cache(dir.path() / "cache");
+  EXPECT_FALSE(cache.distrust()); // not there yet: created private
+  ASSERT_TRUE(cache.store(kEntry, kVariant, writes("ELF"), "{}").ok());
+  EXPECT_FALSE(cache.distrust());
+  for (const std::filesystem::path& path : {dir.path() / "cache", cache.directory()}) {
+    struct stat info{};
+    ASSERT_EQ(::stat(path.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0700u) << path; // whatever the umask
+    ASSERT_EQ(::chmod(path.c_str(), 0777), 0);
+    const std::optional<std::string> why = cache.distrust();
+    ASSERT_TRUE(why) << path;
+    EXPECT_NE(why->find("writable by others"), std::string::npos) << *why;
+    ASSERT_EQ(::chmod(path.c_str(), 0700), 0);
+  }
+}
+
 TEST(FrontEndCache, MarkingAVariantUsedSetsItsMetadatasAccessTime) {
   TempDir dir;
   const FrontEndCache cache(dir.path());

@@ -60,6 +60,20 @@ TEST(TemporaryFiles, OtherNamesAreNotTemporaries) {
   EXPECT_EQ(parsed->writerPid, 42);
 }
 
+TEST(TemporaryFiles, WhatWritersPutBesideATemporaryCountsAsIt) {
+  // The linker's input and log beside a shared object's temporary, clang's own temporary of a
+  // precompiled header: a writer killed mid-write leaves them, and they must be known to go.
+  for (const char* name : {"v.so.tmp.42.0.7.o", "v.so.tmp.42.0.7.log", "k.tmp.42.0.7-AbC9xYz1",
+                           "k.tmp.42.0.7-a1b2c3d4.tmp", "k.tmp.42.0-f7f3b763.7.tmp"}) {
+    const std::optional<TemporaryName> parsed = parseTemporaryName(name);
+    ASSERT_TRUE(parsed) << name;
+    EXPECT_EQ(parsed->writerPid, 42) << name;
+  }
+  for (const char* name : {"v.so.tmp.42.0.7.txt", "k.tmp.42.0.7-", "k.tmp.42.0.7-a/b",
+                           "k.tmp.42.0.7-abcdefghijklmnopq"})
+    EXPECT_FALSE(parseTemporaryName(name)) << name;
+}
+
 TEST(TemporaryFiles, AnAtomicWriteReplacesTheFileWholeAndLeavesNoTemporary) {
   TempDir dir;
   const std::filesystem::path file = dir.path() / "results.json";

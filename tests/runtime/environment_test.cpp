@@ -2,6 +2,7 @@
 // sets a schedule through the API first (an API setting wins over the environment).
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "tcpu/environment.hpp"
 #include "tcpu_assertions.hpp"
@@ -121,6 +122,73 @@ TEST_F(Environment, ThreadCountComesFromApiThenTcpuThenOmpThenCores) {
   ASSERT_TCPU(tcpuSetNumThreads(0)); // back to the environment's choice
   ASSERT_TCPU(tcpuGetNumThreads(&threads));
   EXPECT_EQ(threads, 3);
+}
+
+// Every variable tcpuInit reads, the runtime's and the OpenMP runtime's, with values it must
+// refuse: each fails tcpuInit with TCPU_ERROR_INVALID_VALUE naming the variable and the value,
+// before the OpenMP runtime reads it (OMP_NUM_THREADS=garbage made it abort, out of heap memory),
+// and leaves tcpuInit working once the variable is gone. tests/python/test_environment_doors.py
+// walks the same variables through the Python front end and the CLI.
+TEST(EnvironmentWalk, EveryBadValueFailsTcpuInitNamingItsVariable) {
+  const std::pair<const char*, const char*> bad[] = {{"TCPU_NUM_THREADS", "garbage"},
+                                                     {"TCPU_NUM_THREADS", "0"},
+                                                     {"TCPU_NUM_THREADS", "99999"},
+                                                     {"OMP_NUM_THREADS", "garbage"},
+                                                     {"OMP_NUM_THREADS", "4,x"},
+                                                     {"OMP_NUM_THREADS", "100000"},
+                                                     {"TCPU_SCHEDULE", "garbage"},
+                                                     {"TCPU_SCHEDULE", "static,x"},
+                                                     {"TCPU_CRASH_REPORT", "garbage"},
+                                                     {"TCPU_MEM_GUARD", "garbage"},
+                                                     {"TCPU_DLOPEN_PROBE", "garbage"},
+                                                     {"TCPU_CACHE_DISABLE", "garbage"},
+                                                     {"TCPU_DEBUG", "garbage"},
+                                                     {"TCPU_PERF_MAP", "garbage"},
+                                                     {"TCPU_GDB_JIT", "garbage"},
+                                                     {"OMP_SCHEDULE", "garbage"},
+                                                     {"OMP_SCHEDULE", "dynamic,0"},
+                                                     {"OMP_PROC_BIND", "garbage"},
+                                                     {"OMP_STACKSIZE", "100G"},
+                                                     {"OMP_STACKSIZE", "garbage"},
+                                                     {"OMP_WAIT_POLICY", "garbage"},
+                                                     {"OMP_DYNAMIC", "garbage"},
+                                                     {"OMP_NESTED", "garbage"},
+                                                     {"OMP_THREAD_LIMIT", "0"},
+                                                     {"OMP_MAX_ACTIVE_LEVELS", "-1"},
+                                                     {"OMP_PLACES", "garbage"},
+                                                     {"OMP_DISPLAY_ENV", "garbage"},
+                                                     {"OMP_CANCELLATION", "garbage"},
+                                                     {"OMP_DEFAULT_DEVICE", "x"},
+                                                     {"OMP_MAX_TASK_PRIORITY", "x"},
+                                                     {"OMP_TARGET_OFFLOAD", "garbage"},
+                                                     {"OMP_TOOL", "garbage"},
+                                                     {"OMP_NUM_TEAMS", "0"},
+                                                     {"OMP_TEAMS_THREAD_LIMIT", "x"},
+                                                     {"OMP_DISPLAY_AFFINITY", "garbage"}};
+  for (const auto& [name, value] : bad) {
+    setenv(name, value, 1);
+    EXPECT_EQ(tcpuInit(0), TCPU_ERROR_INVALID_VALUE) << name << "=" << value;
+    const std::string detail = tcpuGetLastErrorDetail();
+    EXPECT_NE(detail.find(std::string(name) + "='" + value + "'"), std::string::npos) << detail;
+    unsetenv(name);
+    EXPECT_EQ(tcpuInit(0), TCPU_SUCCESS) << name << ": " << tcpuGetLastErrorDetail();
+  }
+}
+
+TEST(EnvironmentWalk, GoodOpenMpValuesAreAccepted) {
+  const std::pair<const char*, const char*> good[] = {
+      {"OMP_NUM_THREADS", "4,2"},        {"OMP_SCHEDULE", "nonmonotonic:dynamic,4"},
+      {"OMP_PROC_BIND", "spread,close"}, {"OMP_STACKSIZE", "64M"},
+      {"OMP_STACKSIZE", " 512k "},       {"OMP_WAIT_POLICY", "PASSIVE"},
+      {"OMP_DYNAMIC", "false"},          {"OMP_PLACES", "cores(2)"},
+      {"OMP_PLACES", "{0:2},{2:2}"},     {"OMP_DISPLAY_ENV", "verbose"},
+      {"OMP_MAX_ACTIVE_LEVELS", "1"},    {"OMP_AFFINITY_FORMAT", "anything %n"}};
+  for (const auto& [name, value] : good) {
+    setenv(name, value, 1);
+    EXPECT_EQ(tcpuInit(0), TCPU_SUCCESS)
+        << name << "=" << value << ": " << tcpuGetLastErrorDetail();
+    unsetenv(name);
+  }
 }
 
 } // namespace

@@ -248,7 +248,8 @@ TEST_F(ErrorPaths, MalformedEnvironmentIsReportedByInit) {
   ASSERT_EQ(setenv("TCPU_SCHEDULE", "sometimes", 1), 0);
   EXPECT_TCPU_ERROR(tcpuInit(0), TCPU_ERROR_INVALID_VALUE, "TCPU_SCHEDULE='sometimes'");
   ASSERT_EQ(setenv("TCPU_SCHEDULE", "dynamic,x", 1), 0);
-  EXPECT_TCPU_ERROR(tcpuInit(0), TCPU_ERROR_INVALID_VALUE, "TCPU_SCHEDULE chunk='x'");
+  EXPECT_TCPU_ERROR(tcpuInit(0), TCPU_ERROR_INVALID_VALUE,
+                    "TCPU_SCHEDULE='dynamic,x': the chunk='x'");
   ASSERT_EQ(unsetenv("TCPU_SCHEDULE"), 0);
   ASSERT_EQ(setenv("TCPU_NUM_THREADS", "many", 1), 0);
   EXPECT_TCPU_ERROR(tcpuInit(0), TCPU_ERROR_INVALID_VALUE, "TCPU_NUM_THREADS='many'");

@@ -11,6 +11,7 @@
 
 #include "cache/object_cache.hpp"
 #include "scoped_environment.hpp"
+#include "tcpu/frontend_cache.hpp"
 #include "tool_test_support.hpp"
 
 namespace tcpu::cli {
@@ -77,8 +78,10 @@ TEST_F(CacheCommand, ListShowsKernelsSizesAndFlagsDamagedEntries) {
   EXPECT_TRUE(
       contains(out, concat("cache ", dir_.path().string(), ": 3 entries, 1 precompiled header, ")))
       << out;
+  // 20 bytes of text: no precompiled header, flagged.
   EXPECT_TRUE(contains(out, concat(key('7'), ".tcpupch  20 B")) &&
-              contains(out, "precompiled tl header (clang's; rebuilt when missing)\n"))
+              contains(out, "DAMAGED (not a clang precompiled header (no magic); tcpu rebuilds "
+                            "it)\n"))
       << out;
   EXPECT_TRUE(contains(out, concat("  ", key('1'), ".tcpuobj  ", size1, " B"))) << out;
   EXPECT_TRUE(contains(out, "  add_kernel\n")) << out;
@@ -168,9 +171,16 @@ TEST_F(CacheCommand, PythonFrontEndFilesAreListedAndCleared) {
   const std::filesystem::path python = fresh.path() / "python";
   const std::filesystem::path entry = python / key('a');
   const std::string variant(16, 'b');
-  std::filesystem::create_directories(entry);
-  writeText(entry / (variant + ".so"), "a shared object");
-  writeText(entry / (variant + ".json"), "{}");
+  // Written as the front end writes a variant: its .json seals the shared object.
+  ASSERT_TRUE(codegen::FrontEndCache(fresh.path())
+                  .store(
+                      key('a'), variant,
+                      [](const std::filesystem::path& library) {
+                        writeText(library, "a shared object");
+                        return Status();
+                      },
+                      "{}")
+                  .ok());
   writeText(python / ("host-" + std::string(32, 'c') + ".txt"), "znver4");
   const std::string stale = variant + ".so.tmp.1.0.42";
   writeText(entry / stale, "half a link");
@@ -189,6 +199,7 @@ TEST_F(CacheCommand, PythonFrontEndFilesAreListedAndCleared) {
   EXPECT_TRUE(contains(list.out, "Python kernel: what it was compiled from")) << list.out;
   EXPECT_TRUE(contains(list.out, "temporary, stale (clear removes it)")) << list.out;
   EXPECT_FALSE(contains(list.out, "mine.txt") || contains(list.out, "notakey")) << list.out;
+  EXPECT_FALSE(contains(list.out, "DAMAGED")) << list.out;
 
   const test::CliResult clear = runTool({"cache", "clear", "--dir", fresh.path().string()});
   ASSERT_EQ(clear.code, kExitSuccess) << clear.err;

@@ -2,15 +2,20 @@
 // definition of their layout serves the writer, the reader, `tcpu cache ls/clear/prune` and
 // pruning (python/README.md, "The disk cache of compiled kernels"):
 //   <cache>/python/<entry>/<variant>.so    a kernel compiled into a shared object
-//   <cache>/python/<entry>/<variant>.json  what launching it needs, and what decides whether it
-//                                          is still current (the front end's to read)
+//   <cache>/python/<entry>/<variant>.json  the seal of the library (its entry, variant, size and
+//                                          checksum) around what launching it needs and what
+//                                          decides whether it is still current (the front end's)
 //   <cache>/python/host-<id>.txt           LLVM's name for the host CPU
 //   <cache>/autotune/<name>.json           the autotuner's timings (cache_results=True)
 // An entry is named by the front end's key (64 hex digits: a SHA-256), a variant by what it read
 // (16 hex digits), a host by the front end's process key (32 hex digits); the front end computes
 // these names, this code makes every path of them. Every file is written whole under a temporary
-// name and renamed into place. No LLVM (library tcpu_cache_files): a process whose kernels are
-// all cached reads them through this without loading LLVM.
+// name and renamed into place. Nothing is trusted that was not checked: a cache directory someone
+// else owns or may write to is refused (distrust), and a library is read whole and checked
+// against its seal (readLibrary) before it is loaded, so that a truncated file, or a whole
+// variant of another kernel moved under this one's name, is a miss and not a crash. No LLVM
+// (library tcpu_cache_files): a process whose kernels are all cached reads them through this
+// without loading LLVM.
 #ifndef TCPU_FRONTEND_CACHE_HPP
 #define TCPU_FRONTEND_CACHE_HPP
 
@@ -32,6 +37,9 @@ public:
   // Of the cache the environment names (tcpu/cache_directory.hpp); nullopt when there is none or
   // TCPU_CACHE_DISABLE is on; an error when TCPU_CACHE_DISABLE is not a boolean.
   static Expected<std::optional<FrontEndCache>> fromEnvironment();
+  // The cache's variables checked: TCPU_CACHE_DISABLE and TCPU_CACHE_MAX_SIZE
+  // (TCPU_ERROR_INVALID_VALUE naming the bad one and its value).
+  static Status checkEnvironment();
 
   // <cache>/python
   const std::filesystem::path& directory() const { return directory_; }
@@ -50,21 +58,36 @@ public:
   Expected<std::filesystem::path> metadataPath(std::string_view entry,
                                                std::string_view variant) const;
 
+  // Why this cache may not be used, or nullopt when it may: the cache directory, python/ in it
+  // and the entries' directories (those that exist) must be this user's and writable by nobody
+  // else, as codegen's own cache requires of its directory (shared objects from it run inside
+  // this process).
+  std::optional<std::string> distrust() const;
+
   struct Variant {
     std::string name;
-    std::string metadata; // the .json's bytes
+    std::string metadata; // what the front end stored (the .json's "metadata")
   };
-  // The variants of `entry` whose metadata could be read, by name; none when the entry does not
-  // exist (or `entry` is not an entry's name). A variant may still lack its library: one pruned
-  // between the two reads.
+  // The variants of `entry` whose metadata could be read and is sealed for this entry and
+  // variant, by name; none when the entry does not exist (or `entry` is not an entry's name). A
+  // variant may still lack its library: one pruned between the two reads.
   std::vector<Variant> variants(std::string_view entry) const;
+  // The bytes of a variant's library, checked against its seal: this user's file, of the size
+  // and checksum the metadata records for this entry and variant. TCPU_ERROR_INVALID_IMAGE naming
+  // what is wrong (a damaged or foreign file: the caller compiles it again);
+  // TCPU_ERROR_FILE_NOT_FOUND when it is missing.
+  Expected<std::string> readLibrary(std::string_view entry, std::string_view variant) const;
+  // For `tcpu cache ls`: what is wrong with `file`, a front-end file of an entry (a .json or a
+  // .so in python/<entry>/), or nullopt when it is whole and sealed for where it is.
+  static std::optional<std::string> damage(const std::filesystem::path& file);
   // Marks a variant used now (its metadata's access time, which pruning reads), for a load.
   void markUsed(std::string_view entry, std::string_view variant) const;
 
-  // Stores a variant: creates the entry's directory, calls `writeLibrary` with the library's path
-  // (it writes the shared object there atomically: tcpuCodegenWriteSharedObject; an error it
-  // returns is returned, and nothing more is written), writes the metadata, last, so that a
-  // reader that finds it finds the whole variant, then keeps the cache under its size limit
+  // Stores a variant: creates the entry's directory (private), calls `writeLibrary` with the
+  // library's path (it writes the shared object there atomically: tcpuCodegenWriteSharedObject;
+  // an error it returns is returned, and nothing more is written), writes the metadata sealing
+  // the library as written, last, so that a reader that finds it finds the whole variant, then
+  // keeps the cache under its size limit
   // (TCPU_CACHE_MAX_SIZE). TCPU_ERROR_OPERATING_SYSTEM when a directory or the metadata cannot be
   // written; TCPU_ERROR_INVALID_VALUE for a bad name or a bad TCPU_CACHE_MAX_SIZE.
   Status store(std::string_view entry, std::string_view variant,
@@ -78,6 +101,10 @@ public:
   Status storeHost(std::string_view name, std::string_view text) const;
 
 private:
+  // damage(file); with `library`, the bytes of a whole library are moved there.
+  static std::optional<std::string> checkVariantFile(const std::filesystem::path& file,
+                                                     std::string* library);
+
   std::filesystem::path directory_;
 };
 

@@ -25,6 +25,10 @@ namespace {
 // A writer creates a front-end directory and then writes into it within seconds; an empty one
 // older than this is left over from an earlier prune.
 constexpr std::time_t kEmptyDirectoryAgeSeconds = 10 * 60;
+// How long an abandoned temporary (its writer gone) is left before a write into the cache removes
+// it: a writer in another PID namespace looks gone from here, and no write is still going after
+// this long without changing its file.
+constexpr std::time_t kAbandonedTemporaryAgeSeconds = 10 * 60;
 constexpr std::chrono::seconds kLockWait{5};
 
 // What pruning removes as one: a file, or a Python kernel's .json and .so.
@@ -128,8 +132,7 @@ Expected<PruneReport> pruneCache(const std::filesystem::path& directory, uint64_
   if (!files) return files.status();
   for (const CacheFile& file : *files)
     report.bytesBefore += file.size;
-  report.bytesAfter = report.bytesBefore;
-  if (report.bytesBefore <= thresholdBytes) return report;
+  // Temporaries of writers that are gone go whatever the size: nothing will ever rename them.
   std::vector<CacheFile> kept;
   for (const CacheFile& file : *files) {
     if (isStaleTemporary(file) && removeFile(file.path)) {
@@ -140,6 +143,8 @@ Expected<PruneReport> pruneCache(const std::filesystem::path& directory, uint64_
     }
   }
   uint64_t bytes = report.bytesBefore - report.bytesRemoved;
+  report.bytesAfter = bytes;
+  if (report.bytesBefore <= thresholdBytes) return report;
   for (const Item& item : itemsByLastUse(kept)) {
     if (bytes <= targetBytes) break;
     for (const std::filesystem::path& path : item.files) {
@@ -157,15 +162,20 @@ Expected<PruneReport> pruneCache(const std::filesystem::path& directory, uint64_
 }
 
 void trimCache(const std::filesystem::path& directory, uint64_t maxBytes) {
-  if (maxBytes == 0) return;
   Expected<std::vector<CacheFile>> files = listCacheFiles(directory);
   if (!files) {
     debugLog(concat("cache: ", files.status().message()));
     return;
   }
   uint64_t bytes = 0;
+  const std::time_t now = std::time(nullptr);
   for (const CacheFile& file : *files)
-    bytes += file.size;
+    if (isStaleTemporary(file) && now - file.modified >= kAbandonedTemporaryAgeSeconds &&
+        removeFile(file.path))
+      debugLog(concat("cache: removed ", file.path.string(), ", abandoned by its writer"));
+    else
+      bytes += file.size;
+  if (maxBytes == 0) return;
   if (bytes <= maxBytes) return;
   Expected<PruneReport> pruned = pruneCache(directory, maxBytes / 10 * 9, maxBytes);
   if (!pruned)

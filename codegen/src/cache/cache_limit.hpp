@@ -39,19 +39,20 @@ struct PruneReport {
   bool busy = false; // another process was pruning: nothing was done
 };
 
-// When tcpu's files in `directory` take more than `thresholdBytes`: removes stale temporaries
-// and then the least recently used of them until they take at most `targetBytes`. A Python
-// front-end kernel (its .so and its .json) goes as one. The sizes are taken under the lock, after
-// waiting up to a few seconds for another process's prune to end (then `busy`, and nothing
+// Removes stale temporaries (cache_files.hpp); then, when tcpu's files in `directory` take more
+// than `thresholdBytes`, the least recently used of them until they take at most `targetBytes`. A
+// Python front-end kernel (its .so and its .json) goes as one. The sizes are taken under the lock,
+// after waiting up to a few seconds for another process's prune to end (then `busy`, and nothing
 // done). An error when the directory cannot be read or a file cannot be removed.
 Expected<PruneReport> pruneCache(const std::filesystem::path& directory, uint64_t targetBytes,
                                  uint64_t thresholdBytes);
 
-// What each write into the cache calls: when tcpu's files in `directory` take more than
-// `maxBytes` (0: no limit), prunes them to 90% of it, so that the next few writes do not each
-// prune again. Because sizes are taken under the lock, the last of several concurrent writers
-// leaves the cache under its limit. Failures are reported at debug level only (the cache then
-// stays over its limit until the next write).
+// What each write into the cache calls: removes temporaries abandoned by their writers ten
+// minutes ago or more (a process killed mid-write leaves them); then, when tcpu's files in
+// `directory` take more than `maxBytes` (0: no limit), prunes them to 90% of it, so that the next
+// few writes do not each prune again. Because sizes are taken under the lock, the last of several
+// concurrent writers leaves the cache under its limit. Failures are reported at debug level only
+// (the cache then stays over its limit until the next write).
 void trimCache(const std::filesystem::path& directory, uint64_t maxBytes);
 
 } // namespace tcpu::codegen

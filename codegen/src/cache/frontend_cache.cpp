@@ -1,6 +1,7 @@
 #include "tcpu/frontend_cache.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -9,7 +10,9 @@
 #include <iterator>
 
 #include "cache/cache_limit.hpp"
+#include "cache/frontend_seal.hpp"
 #include "cache/temporary_files.hpp"
+#include "support/debug_log.hpp"
 #include "tcpu/cache_directory.hpp"
 
 namespace tcpu::codegen {
@@ -50,6 +53,39 @@ Status createDirectories(const std::filesystem::path& directory) {
   return {};
 }
 
+// Creates the cache's own directories below `cacheDirectory` down to `directory` private (0700),
+// whatever the umask, so that distrust() accepts what this process made; the cache directory's
+// parents as the user's umask says.
+Status createPrivateDirectories(const std::filesystem::path& cacheDirectory,
+                                const std::filesystem::path& directory) {
+  if (Status parents = createDirectories(cacheDirectory.parent_path()); !parents.ok())
+    return parents;
+  std::filesystem::path path = cacheDirectory;
+  const std::filesystem::path below = directory.lexically_relative(cacheDirectory);
+  for (auto part = below.begin();; ++part) {
+    if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
+      return Status(TCPU_ERROR_OPERATING_SYSTEM,
+                    concat("cannot create '", path.string(), "': ", std::strerror(errno)));
+    if (part == below.end() || part->empty() || *part == ".") break;
+    path /= *part;
+  }
+  return {};
+}
+
+// Why `path` (a directory when `directory`) may not be trusted, or nullopt: it must be this
+// user's and, for a directory, writable by nobody else. A path that does not exist is no
+// objection (it is created private).
+std::optional<std::string> distrustPath(const std::filesystem::path& path, bool directory) {
+  struct stat info{};
+  if (::stat(path.c_str(), &info) != 0) return std::nullopt;
+  if (info.st_uid != ::geteuid())
+    return concat("'", path.string(), "' belongs to another user (uid ", info.st_uid, ")");
+  if (directory && (!S_ISDIR(info.st_mode) || (info.st_mode & (S_IWGRP | S_IWOTH)) != 0))
+    return concat("'", path.string(), "' is ",
+                  S_ISDIR(info.st_mode) ? "writable by others" : "not a directory");
+  return std::nullopt;
+}
+
 } // namespace
 
 FrontEndCache::FrontEndCache(const std::filesystem::path& cacheDirectory)
@@ -60,6 +96,15 @@ Expected<std::optional<FrontEndCache>> FrontEndCache::fromEnvironment() {
   if (!directory) return directory.status();
   if (!*directory) return std::optional<FrontEndCache>();
   return std::optional<FrontEndCache>(FrontEndCache(**directory));
+}
+
+Status FrontEndCache::checkEnvironment() {
+  if (Expected<std::optional<std::filesystem::path>> directory = cacheDirectoryFromEnvironment();
+      !directory)
+    return directory.status();
+  if (Expected<uint64_t> maxBytes = cacheSizeLimitFromEnvironment(); !maxBytes)
+    return maxBytes.status();
+  return {};
 }
 
 bool FrontEndCache::isEntryName(std::string_view name) {
@@ -96,9 +141,15 @@ Expected<std::filesystem::path> FrontEndCache::metadataPath(std::string_view ent
   return directory_ / entry / concat(variant, kMetadataSuffix);
 }
 
+std::optional<std::string> FrontEndCache::distrust() const {
+  for (const std::filesystem::path& directory : {directory_.parent_path(), directory_})
+    if (std::optional<std::string> why = distrustPath(directory, true)) return why;
+  return std::nullopt;
+}
+
 std::vector<FrontEndCache::Variant> FrontEndCache::variants(std::string_view entry) const {
   std::vector<Variant> found;
-  if (!isEntryName(entry)) return found;
+  if (!isEntryName(entry) || distrustPath(directory_ / entry, true)) return found;
   std::error_code error;
   std::filesystem::directory_iterator file(directory_ / entry, error);
   for (; !error && file != std::filesystem::directory_iterator(); file.increment(error)) {
@@ -106,12 +157,66 @@ std::vector<FrontEndCache::Variant> FrontEndCache::variants(std::string_view ent
     if (!name.ends_with(kMetadataSuffix)) continue;
     std::string variant = name.substr(0, name.size() - kMetadataSuffix.size());
     if (!isVariantName(variant)) continue;
-    if (std::optional<std::string> metadata = readFile(file->path()))
-      found.push_back({std::move(variant), std::move(*metadata)});
+    std::optional<std::string> text = readFile(file->path());
+    std::optional<FrontEndSeal> seal = text ? readSeal(*text) : std::nullopt;
+    if (seal && seal->entry == entry && seal->variant == variant &&
+        !distrustPath(file->path(), false))
+      found.push_back({std::move(variant), std::move(seal->metadata)});
+    else
+      debugLog(concat("python cache: ", file->path().string(), " is damaged or not sealed for ",
+                      "where it is: compiling again"));
   }
   std::sort(found.begin(), found.end(),
             [](const Variant& a, const Variant& b) { return a.name < b.name; });
   return found;
+}
+
+Expected<std::string> FrontEndCache::readLibrary(std::string_view entry,
+                                                 std::string_view variant) const {
+  Expected<std::filesystem::path> library = libraryPath(entry, variant);
+  if (!library) return library.status();
+  std::error_code error;
+  if (!std::filesystem::exists(*library, error))
+    return Status(TCPU_ERROR_FILE_NOT_FOUND, concat("'", library->string(), "' does not exist"));
+  std::string bytes;
+  if (std::optional<std::string> why = checkVariantFile(*library, &bytes))
+    return Status(TCPU_ERROR_INVALID_IMAGE, concat("python cache: ", *why));
+  return bytes;
+}
+
+std::optional<std::string> FrontEndCache::damage(const std::filesystem::path& file) {
+  return checkVariantFile(file, nullptr);
+}
+
+std::optional<std::string> FrontEndCache::checkVariantFile(const std::filesystem::path& file,
+                                                           std::string* library) {
+  const std::string name = file.filename().string();
+  const std::string entry = file.parent_path().filename().string();
+  const bool isLibrary = name.ends_with(kLibrarySuffix);
+  const std::string variant =
+      name.substr(0, name.size() - (isLibrary ? kLibrarySuffix : kMetadataSuffix).size());
+  if (!isEntryName(entry) || !isVariantName(variant)) return std::nullopt; // not a variant's
+  for (const auto& [path, directory] :
+       {std::pair{file.parent_path(), true}, std::pair{file, false}})
+    if (std::optional<std::string> why = distrustPath(path, directory)) return why;
+  const std::filesystem::path metadataFile = file.parent_path() / concat(variant, kMetadataSuffix);
+  std::optional<std::string> text = readFile(metadataFile);
+  if (!text) return concat("'", metadataFile.string(), "' cannot be read");
+  std::optional<FrontEndSeal> seal = readSeal(*text);
+  if (!seal) return concat("'", metadataFile.string(), "' is damaged (no seal)");
+  if (seal->entry != entry || seal->variant != variant)
+    return concat("'", metadataFile.string(), "' was written for entry ", seal->entry.substr(0, 12),
+                  "... variant ", seal->variant, ", not for where it is");
+  if (!isLibrary) return std::nullopt;
+  std::optional<std::string> bytes = readFile(file);
+  if (!bytes) return concat("'", file.string(), "' cannot be read");
+  if (bytes->size() != seal->libraryBytes)
+    return concat("'", file.string(), "' has ", bytes->size(), " bytes, not the ",
+                  seal->libraryBytes, " written (truncated or replaced)");
+  if (libraryChecksum(*bytes) != seal->libraryChecksum)
+    return concat("'", file.string(), "' does not match its checksum (damaged)");
+  if (library) *library = std::move(*bytes);
+  return std::nullopt;
 }
 
 void FrontEndCache::markUsed(std::string_view entry, std::string_view variant) const {
@@ -125,10 +230,19 @@ Status FrontEndCache::store(
     std::string_view metadata) const {
   Expected<std::filesystem::path> library = libraryPath(entry, variant);
   if (!library) return library.status();
-  if (Status created = createDirectories(library->parent_path()); !created.ok()) return created;
+  if (Status created = createPrivateDirectories(directory_.parent_path(), library->parent_path());
+      !created.ok())
+    return created;
   if (Status written = writeLibrary(*library); !written.ok()) return written;
+  // Sealed as written: what a later load reads must be these bytes.
+  std::optional<std::string> bytes = readFile(*library);
+  if (!bytes)
+    return Status(TCPU_ERROR_OPERATING_SYSTEM,
+                  concat("cannot read back '", library->string(), "'"));
+  const std::string sealed = writeSeal({std::string(entry), std::string(variant), bytes->size(),
+                                        libraryChecksum(*bytes), std::string(metadata)});
   Expected<std::filesystem::path> metadataFile = metadataPath(entry, variant);
-  if (Status written = writeFileAtomically(*metadataFile, metadata); !written.ok()) return written;
+  if (Status written = writeFileAtomically(*metadataFile, sealed); !written.ok()) return written;
   Expected<uint64_t> maxBytes = cacheSizeLimitFromEnvironment();
   if (!maxBytes) return maxBytes.status();
   trimCache(directory_.parent_path(), *maxBytes);
@@ -142,7 +256,9 @@ std::optional<std::string> FrontEndCache::readHost(std::string_view name) const 
 
 Status FrontEndCache::storeHost(std::string_view name, std::string_view text) const {
   if (!isHostName(name)) return badName("a host", name);
-  if (Status created = createDirectories(directory_); !created.ok()) return created;
+  if (Status created = createPrivateDirectories(directory_.parent_path(), directory_);
+      !created.ok())
+    return created;
   return writeFileAtomically(directory_ / concat(kHostPrefix, name, kHostSuffix), text);
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -23,6 +24,19 @@ bool isNumber(std::string_view text) {
          std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// What writers of a temporary add to its name for files of their own beside it: the linker's
+// input and log (".o", ".log": shared_library_writer.cpp) and clang's own temporary of an output
+// ("-" and random letters and digits, then perhaps ".tmp": a precompiled header being written).
+bool isTemporarySuffix(std::string_view suffix) {
+  if (suffix.empty() || suffix == ".o" || suffix == ".log" || suffix == ".tmp") return true;
+  if (!suffix.starts_with('-')) return false;
+  suffix.remove_prefix(1);
+  if (suffix.ends_with(".tmp")) suffix.remove_suffix(4);
+  return !suffix.empty() && suffix.size() <= 16 &&
+         std::all_of(suffix.begin(), suffix.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
+}
+
 Status systemError(std::string_view what, const std::filesystem::path& path, int error) {
   return Status(TCPU_ERROR_OPERATING_SYSTEM,
                 concat("cannot ", what, " '", path.string(), "': ", std::strerror(error)));
@@ -39,13 +53,24 @@ std::optional<TemporaryName> parseTemporaryName(std::string_view fileName) {
   const std::size_t marker = fileName.find(kMarker);
   if (marker == std::string_view::npos) return std::nullopt;
   std::string_view rest = fileName.substr(marker + kMarker.size());
-  std::vector<std::string_view> numbers;
-  for (std::size_t dot; (dot = rest.find('.')) != std::string_view::npos;
-       rest.remove_prefix(dot + 1))
-    numbers.push_back(rest.substr(0, dot));
-  numbers.push_back(rest);
-  if (numbers.size() != 3 || !std::all_of(numbers.begin(), numbers.end(), isNumber))
-    return std::nullopt;
+  std::string_view numbers[3];
+  for (std::string_view& number : numbers) {
+    const std::size_t end = std::min(rest.find_first_not_of("0123456789"), rest.size());
+    number = rest.substr(0, end);
+    if (!isNumber(number)) return std::nullopt;
+    rest.remove_prefix(end);
+    if (&number == &numbers[2]) break;
+    // clang's own temporary of an output names it "<stem>-XXXXXXXX<extension>.tmp", which
+    // splits ours after its second number (written by earlier tcpus: clang now writes ours).
+    if (&number == &numbers[1] && rest.starts_with('-')) {
+      const std::size_t letters = std::min(rest.find('.'), rest.size());
+      if (!isTemporarySuffix(rest.substr(0, letters))) return std::nullopt;
+      rest.remove_prefix(letters);
+    }
+    if (!rest.starts_with('.')) return std::nullopt;
+    rest.remove_prefix(1);
+  }
+  if (!isTemporarySuffix(rest)) return std::nullopt;
   return TemporaryName{fileName.substr(0, marker),
                        std::strtoll(std::string(numbers[0]).c_str(), nullptr, 10)};
 }

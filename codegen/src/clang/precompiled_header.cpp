@@ -6,6 +6,8 @@
 
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendActions.h>
+#include <llvm/Bitstream/BitstreamReader.h>
+#include <llvm/Support/MemoryBuffer.h>
 
 #include "cache/cache_limit.hpp"
 #include "support/debug_log.hpp"
@@ -40,6 +42,10 @@ Status build(const std::filesystem::path& tl, const CompileOptions& options,
   frontend.Inputs = {
       clang::FrontendInputFile(tl.string(), clang::InputKind(clang::Language::CXX).getHeader())};
   frontend.OutputFile = output.string();
+  // Straight into `output`, the cache's own temporary, which the caller removes when the build
+  // fails (a full disk) and `tcpu cache clear` knows: clang's temporary beside it would be left
+  // behind by a failed or killed build.
+  frontend.UseTemporary = false;
   frontend.DisableFree = false;
   clang::CompilerInstance compiler;
   compiler.setInvocation(std::move(invocation));
@@ -52,6 +58,41 @@ Status build(const std::filesystem::path& tl, const CompileOptions& options,
 }
 
 } // namespace
+
+std::optional<std::string> precompiledHeaderDamage(const std::filesystem::path& path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path.string(), /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!file) return concat("cannot be read: ", file.getError().message());
+  const llvm::StringRef bytes = (*file)->getBuffer();
+  if (!bytes.starts_with("CPCH")) return std::string("not a clang precompiled header (no magic)");
+  llvm::BitstreamCursor cursor(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  if (llvm::Error skipped = cursor.JumpToBit(32)) {
+    llvm::consumeError(std::move(skipped));
+    return std::string("truncated");
+  }
+  int blocks = 0;
+  while (!cursor.AtEndOfStream()) {
+    llvm::Expected<unsigned> code = cursor.ReadCode();
+    if (!code || *code != llvm::bitc::ENTER_SUBBLOCK) {
+      if (!code) llvm::consumeError(code.takeError());
+      return concat("no block where top-level block ", blocks + 1, " should begin");
+    }
+    llvm::Expected<unsigned> id = cursor.ReadSubBlockID();
+    if (!id) {
+      llvm::consumeError(id.takeError());
+      return std::string("truncated");
+    }
+    if (llvm::Error error = cursor.SkipBlock()) {
+      llvm::consumeError(std::move(error));
+      return concat("top-level block ", blocks + 1, " runs past the end of the file (truncated)");
+    }
+    ++blocks;
+  }
+  if (blocks == 0) return std::string("no blocks");
+  return std::nullopt;
+}
 
 bool startsWithTlInclude(std::string_view source) {
   size_t at = 0;
@@ -89,8 +130,12 @@ std::optional<std::filesystem::path> precompiledTl(const ObjectCache& cache,
   const std::filesystem::path path = cache.directory() / (key + ".tcpupch");
   std::error_code error;
   if (!rebuild && cache.readable() && std::filesystem::is_regular_file(path, error)) {
-    markCacheFileUsed(path);
-    return path;
+    const std::optional<std::string> damage = precompiledHeaderDamage(path);
+    if (!damage) {
+      markCacheFileUsed(path);
+      return path;
+    }
+    debugLog(concat("pch: ", path.string(), " is damaged (", *damage, "): rebuilding it"));
   }
   if (!cache.prepareDirectory()) return std::nullopt;
   const std::filesystem::path temporary = cache.temporaryPath(key);

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "cache/object_cache.hpp"
@@ -25,6 +26,12 @@ bool startsWithTlInclude(std::string_view source);
 // none (no tl.h, an unusable cache directory, a failed build): the compile goes without.
 std::optional<std::filesystem::path> precompiledTl(const ObjectCache& cache,
                                                    const CompileOptions& options, bool rebuild);
+
+// What is wrong with the precompiled header at `path`, or nullopt when it is whole as far as
+// its structure tells: clang's magic number, then top-level blocks that each end inside the
+// file (a truncated, zeroed or overwritten file fails this). Damage inside a block is found by
+// clang when it reads the header: compileSource then compiles without it and rebuilds it.
+std::optional<std::string> precompiledHeaderDamage(const std::filesystem::path& path);
 
 } // namespace tcpu::codegen
 

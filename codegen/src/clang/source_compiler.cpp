@@ -151,14 +151,17 @@ Expected<SourceBitcode> compileSource(std::string_view source, const std::string
   if (pchCache && startsWithTlInclude(source)) pch = precompiledTl(*pchCache, options, false);
   SourceBitcode result;
   Status status = compileGuarded(source, name, options, pch, result);
-  // clang names the precompiled header when it refuses it (a file it was built from changed
-  // since, a damaged file): build it again, else compile without.
-  for (bool rebuilt = false;
-       !status.ok() && pch && status.message().find(pch->string()) != std::string::npos;
-       rebuilt = true) {
-    debugLog(concat("pch: clang refused ", pch->string(), rebuilt ? ": compiling without" : ""));
-    pch = rebuilt ? std::nullopt : precompiledTl(*pchCache, options, true);
-    status = compileGuarded(source, name, options, pch, result);
+  // A compile that fails with the precompiled header is tried without it: clang refuses a header
+  // one of whose files changed since, and a damaged one makes it fail or crash in ways that need
+  // not name the file. When the compile then succeeds, the header was at fault: rebuilt for the
+  // compiles that follow.
+  if (!status.ok() && pch) {
+    debugLog(concat("pch: the compile with ", pch->string(), " failed: compiling without"));
+    status = compileGuarded(source, name, options, std::nullopt, result);
+    if (status.ok()) {
+      debugLog(concat("pch: ", pch->string(), " was at fault: rebuilding it"));
+      precompiledTl(*pchCache, options, true);
+    }
   }
   if (!status.ok()) return status;
   return result;

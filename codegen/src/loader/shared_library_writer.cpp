@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 #include <sleef.h>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -124,8 +126,13 @@ Status linkSharedObject(const std::string& object, const std::filesystem::path& 
   {
     std::ofstream file(objectPath, std::ios::binary);
     file.write(object.data(), static_cast<std::streamsize>(object.size()));
-    if (!file.flush())
-      return Status(TCPU_ERROR_FILE_NOT_FOUND, concat("cannot write ", objectPath.string()));
+    if (!file.flush()) {
+      const std::string why = std::strerror(errno); // a full disk, a read-only one
+      std::error_code ignored;
+      std::filesystem::remove(objectPath, ignored);
+      return Status(TCPU_ERROR_OPERATING_SYSTEM,
+                    concat("cannot write ", objectPath.string(), ": ", why));
+    }
   }
   std::vector<std::string> arguments = {
       *linker, "-shared",     "-z", "noexecstack",   "-z",

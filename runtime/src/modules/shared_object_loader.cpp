@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "modules/dlopen_probe.hpp"
+#include "tcpu/shared_object_image.hpp"
 
 // ELF images are checked before dlopen where the layout is the one this code knows.
 #if defined(__linux__) && defined(__LP64__) && (defined(__x86_64__) || defined(__aarch64__))
@@ -690,6 +691,25 @@ bool hasMagic(std::span<const std::byte> bytes, std::initializer_list<uint8_t> m
 }
 
 } // namespace
+
+} // namespace tcpu::detail
+
+namespace tcpu {
+
+Status checkSharedObjectImage(std::span<const std::byte> bytes) {
+#if TCPU_CHECK_ELF_IMAGES
+  if (!detail::hasMagic(bytes, {0x7f, 'E', 'L', 'F'}))
+    return Status(TCPU_ERROR_INVALID_IMAGE, "not an ELF file (no ELF magic)");
+  return detail::ElfImageChecker(bytes).check();
+#else
+  (void)bytes;
+  return {};
+#endif
+}
+
+} // namespace tcpu
+
+namespace tcpu::detail {
 
 bool SharedObjectLoader::accepts(const ModuleSource& source) const {
   const auto& b = source.bytes;

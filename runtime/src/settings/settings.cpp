@@ -1,5 +1,6 @@
 #include "settings/settings.hpp"
 
+#include "settings/openmp_environment.hpp"
 #include "tcpu/environment.hpp"
 
 #include <omp.h>
@@ -33,8 +34,10 @@ Expected<std::pair<tcpuSchedule, uint32_t>> parseSchedule(const std::string& tex
   uint32_t chunk = 0;
   if (comma != std::string::npos) {
     Expected<uint64_t> parsed =
-        parseWholeNumber(text.substr(comma + 1), "TCPU_SCHEDULE chunk", 0, UINT32_MAX);
-    if (!parsed) return parsed.status();
+        parseWholeNumber(text.substr(comma + 1), "the chunk", 0, UINT32_MAX);
+    if (!parsed)
+      return Status(TCPU_ERROR_INVALID_VALUE,
+                    concat("TCPU_SCHEDULE='", text, "': ", parsed.status().message()));
     chunk = static_cast<uint32_t>(*parsed);
   }
   return std::pair{schedule, chunk};
@@ -45,6 +48,8 @@ Status Settings::loadEnvironment() {
   // settings as they were. The boolean variables are checked here too, so that a bad one
   // fails tcpuInit instead of being taken for its default where it is read.
   if (Status flags = checkEnvironmentFlags(); !flags.ok()) return flags;
+  // Before the first call into the OpenMP runtime, which reads OMP_* itself then.
+  if (Status openMp = checkOpenMpEnvironment(); !openMp.ok()) return openMp;
   int threads = omp_get_num_procs();
   for (const char* variable : {"TCPU_NUM_THREADS", "OMP_NUM_THREADS"}) {
     const char* value = std::getenv(variable);

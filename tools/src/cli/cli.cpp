@@ -6,6 +6,9 @@
 #include "cli/cli_dispatch.hpp"
 #include "cli/commands.hpp"
 #include "loader/ir_module_loader.hpp"
+#include "support/compile_options.hpp"
+#include "target/target.hpp"
+#include "tcpu/frontend_cache.hpp"
 #include "tcpu/module_loader.hpp"
 
 namespace tcpu::cli {
@@ -23,6 +26,23 @@ constexpr std::array<Subcommand, 8> kSubcommands = {{
      runXcheck},
 }};
 
+// Codegen's variables: the cache's (TCPU_CACHE_DISABLE, TCPU_CACHE_MAX_SIZE), TCPU_CHECK, and
+// TCPU_TARGET_CPU (a CPU LLVM knows, whose code runs here).
+Status checkCompilerEnvironment() {
+  if (Status cache = codegen::FrontEndCache::checkEnvironment(); !cache.ok()) return cache;
+  Expected<codegen::CompileOptions> options = codegen::CompileOptions::fromJitOptions({});
+  if (!options) return options.status();
+  if (!options->targetCpuFromEnvironment) return {};
+  Expected<codegen::TargetDescription> target = codegen::describeTarget(options->targetCpu);
+  if (!target)
+    return Status(TCPU_ERROR_INVALID_VALUE, concat("TCPU_TARGET_CPU='", options->targetCpu,
+                                                   "': ", target.status().message()));
+  if (Status runs = codegen::checkRunsOnHost(*target); !runs.ok())
+    return Status(TCPU_ERROR_INVALID_VALUE,
+                  concat("TCPU_TARGET_CPU='", options->targetCpu, "': ", runs.message()));
+  return {};
+}
+
 } // namespace
 
 int runCli(std::span<const std::string> arguments, Console console) {
@@ -33,7 +53,8 @@ int runCli(std::span<const std::string> arguments, Console console) {
     return true;
   }();
   (void)registered;
-  return dispatchCli({"tcpu", "tcpu runs Triton-style grid kernels on the CPU.", kSubcommands},
+  return dispatchCli({"tcpu", "tcpu runs Triton-style grid kernels on the CPU.", kSubcommands,
+                      checkCompilerEnvironment},
                      arguments, console);
 }
 

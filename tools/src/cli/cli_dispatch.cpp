@@ -18,6 +18,13 @@ void printOverview(const CliProgram& program, std::ostream& out) {
          "failed, 2 bad command line, 3 an input could not be read or an output written.\n";
 }
 
+// A bad environment variable: tcpuInit's (the runtime's and OpenMP's), then the program's own.
+Status checkEnvironment(const CliProgram& program) {
+  if (tcpuInit(0) == TCPU_ERROR_INVALID_VALUE)
+    return Status(TCPU_ERROR_INVALID_VALUE, tcpuGetLastErrorDetail());
+  return program.checkEnvironment ? program.checkEnvironment() : Status();
+}
+
 } // namespace
 
 int dispatchCli(const CliProgram& program, std::span<const std::string> arguments,
@@ -37,7 +44,13 @@ int dispatchCli(const CliProgram& program, std::span<const std::string> argument
     return kExitSuccess;
   }
   for (const Subcommand& command : program.commands)
-    if (first == command.name) return command.run(arguments.subspan(1), console);
+    if (first == command.name) {
+      if (Status environment = checkEnvironment(program); !environment.ok()) {
+        console.err << program.name << " " << first << ": " << environment.message() << "\n";
+        return kExitUsage;
+      }
+      return command.run(arguments.subspan(1), console);
+    }
   console.err << program.name << ": unknown command '" << first << "'\n\n";
   printOverview(program, console.err);
   return kExitUsage;

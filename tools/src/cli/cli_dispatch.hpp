@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "tcpu/status.hpp"
 
 namespace tcpu::cli {
 
@@ -15,9 +16,14 @@ struct CliProgram {
   const char* name;        // "tcpu"
   const char* description; // one line under the usage
   std::span<const Subcommand> commands;
+  // The environment variables of what the program links beyond the runtime (codegen's), checked
+  // before a command runs; null: the runtime's only (tcpuInit's).
+  Status (*checkEnvironment)() = nullptr;
 };
 
-// --help / --version / <subcommand> [arguments]; an unknown subcommand is a usage error.
+// --help / --version / <subcommand> [arguments]; an unknown subcommand is a usage error, and so
+// is a bad value of an environment variable tcpu or its OpenMP runtime reads (checked before the
+// command runs, exit status 2, naming the variable and its value).
 int dispatchCli(const CliProgram& program, std::span<const std::string> arguments, Console console);
 
 } // namespace tcpu::cli

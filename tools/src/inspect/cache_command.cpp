@@ -13,6 +13,8 @@
 #include "cli/exit_codes.hpp"
 #include "formats/format_size.hpp"
 #include "tcpu/environment.hpp"
+#include "tcpu/frontend_cache.hpp"
+#include "clang/precompiled_header.hpp"
 
 namespace tcpu::cli {
 namespace {
@@ -22,7 +24,8 @@ const CommandSpec kSpec{
     "ls|clear|prune [--dir DIR] [--max-size SIZE]",
     "list, clear or prune the compiled-kernel cache",
     "ls lists each entry: its file, size, modification time and the kernels compiled into\n"
-    "it; an entry that cannot be read back is flagged DAMAGED (tcpu recompiles it). clear\n"
+    "it; a file that cannot be read back whole (an entry, a precompiled header, a Python\n"
+    "kernel that does not match its seal) is flagged DAMAGED (tcpu rebuilds it). clear\n"
     "removes the entries (*.tcpuobj), tl's precompiled headers (*.tcpupch), the Python\n"
     "front end's compiled kernels (python/) and temporaries of writes that were cut off;\n"
     "nothing else in the directory. prune removes the least recently used of these until\n"
@@ -49,9 +52,14 @@ std::string describeContents(const codegen::CacheFile& file) {
     return codegen::isStaleTemporary(file)
                ? "temporary, stale (clear removes it)"
                : concat("temporary, being written by process ", file.writerPid);
-  if (file.kind == codegen::CacheFile::Kind::PrecompiledHeader)
-    return "precompiled tl header (clang's; rebuilt when missing)";
+  if (file.kind == codegen::CacheFile::Kind::PrecompiledHeader) {
+    if (std::optional<std::string> damage = codegen::precompiledHeaderDamage(file.path))
+      return concat("DAMAGED (", *damage, "; tcpu rebuilds it)");
+    return "precompiled tl header (clang's; rebuilt when missing or damaged)";
+  }
   if (file.kind == codegen::CacheFile::Kind::FrontEnd) {
+    if (std::optional<std::string> damage = codegen::FrontEndCache::damage(file.path))
+      return concat("DAMAGED (", *damage, "; tcpu compiles it again)");
     const std::string name = file.path.filename().string();
     if (name.ends_with(".so")) return "Python kernel, compiled (shared object)";
     if (name.starts_with("host-")) return "the host CPU's name for the Python front end";

@@ -15,7 +15,14 @@ The files are codegen's (tcpu/frontend_cache.hpp, through `_tcpu_rt.cache_*` and
 their names, atomic writes (the shared object first, the .json last, so that a reader that finds
 the .json finds the whole variant), marking a loaded variant used, and keeping the cache under
 TCPU_CACHE_MAX_SIZE after each store. A kernel pruned between reading its .json and loading its
-shared object is a miss. Off with TCPU_CACHE_DISABLE=1 (codegen's switch) or TCPU_PYTHON_CACHE=0
+shared object is a miss.
+
+Nothing in it is trusted unchecked (docs/cache-guarantees.md): a cache directory of another user's
+or writable by others is not used (one warning; kernels compile in memory), and a shared object is
+loaded only after codegen has checked it against the seal its .json records (entry, variant,
+size, checksum) and as an ELF file: a damaged or misplaced one is a miss, compiled again. A cache
+that cannot be written (disk full, read-only, no permission) costs one warning and a compile in
+memory, never the launch. Off with TCPU_CACHE_DISABLE=1 (codegen's switch) or TCPU_PYTHON_CACHE=0
 (this one's), and where shared objects cannot be written (no ELF linker): then kernels compile in
 process as before."""
 
@@ -23,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +40,30 @@ from ..foreign import to_tcpu
 from ..kernel_def import KernelDef
 
 
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    """One line on stderr per distinct problem and process: the cache's trouble is the
+    environment's, and costs compiles, never a launch."""
+    if message not in _warned:
+        _warned.add(message)
+        print(f"tcpu: warning: {message}", file=sys.stderr)
+
+
 def directory() -> Path | None:
     """<cache>/python, as codegen resolves the cache (TCPU_CACHE_DIR, else
-    $XDG_CACHE_HOME/tcpu, else ~/.cache/tcpu); None when disabled."""
+    $XDG_CACHE_HOME/tcpu, else ~/.cache/tcpu); None when disabled or not trusted."""
     from ... import _tcpu_rt
-    found = _tcpu_rt.cache_directory()  # ValueError for a TCPU_CACHE_DISABLE that is no boolean
+    # Every build comes here first: a bad variable of tcpu's or OpenMP's is a ValueError naming
+    # it before anything is compiled, loaded or launched.
+    _tcpu_rt.check_environment()
+    found = _tcpu_rt.cache_directory()
     if found is None or not environment.flag("TCPU_PYTHON_CACHE", True):
+        return None
+    distrust = _tcpu_rt.cache_distrust()
+    if distrust is not None:
+        _warn_once(f"the kernel cache is not used: {distrust} (kernels are compiled in memory)")
         return None
     return Path(found)
 
@@ -85,9 +111,16 @@ def store(name: str, source: str, meta: dict[str, Any], fp_contract: bool,
     except _tcpu.Error as e:
         if e.code == "TCPU_ERROR_NOT_SUPPORTED":
             return None
-        raise
-    except OSError:
-        return None  # an unwritable cache costs this process a compile, nothing more
+        if e.code == "TCPU_ERROR_INVALID_SOURCE":
+            raise  # clang's verdict on the source: compiling in memory would give the same
+        # Linking or writing the shared object failed (a full disk, a read-only cache): the
+        # compile in memory that follows reports anything that is not the cache's.
+        _warn_once(f"cannot write the kernel cache ({e.detail.splitlines()[0] if e.detail else e}); "
+                   "kernels are compiled in memory")
+        return None
+    except OSError as e:
+        _warn_once(f"cannot write the kernel cache ({e}); kernels are compiled in memory")
+        return None
 
 
 def host_llvm_cpu() -> str:

@@ -130,9 +130,13 @@ def _dump(generated: Generated) -> None:
     """TCPU_DUMP_PYTHON_SOURCE=dir: each generated source is written there."""
     dump = os.environ.get("TCPU_DUMP_PYTHON_SOURCE")
     if dump:
-        os.makedirs(dump, exist_ok=True)
-        with open(os.path.join(dump, f"{generated.name}.cpp"), "w") as f:
-            f.write(generated.source)
+        try:
+            os.makedirs(dump, exist_ok=True)
+            with open(os.path.join(dump, f"{generated.name}.cpp"), "w") as f:
+                f.write(generated.source)
+        except OSError as e:
+            raise ValueError(f"TCPU_DUMP_PYTHON_SOURCE={dump!r}: cannot write the kernel's "
+                             f"source there ({e.strerror or e})") from None
 
 
 def build(kernel: KernelDef, kinds: list[tuple[Any, ...]], options: BuildOptions
