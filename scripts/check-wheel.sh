@@ -53,10 +53,10 @@ unmount_all() {
   for ((index = ${#mounted[@]} - 1; index >= 0; index--)); do umount "${mounted[index]}" || true; done
   mounted=()
 }
-run_root=""
+run_dir=""
 cleanup() {
   unmount_all
-  [ -n "$run_root" ] && rm -rf "$run_root"
+  [ -n "$run_dir" ] && rm -rf "$run_dir"
   return 0
 }
 trap cleanup EXIT
@@ -92,10 +92,19 @@ if [ ! -f "$cached_root/.complete" ]; then
   say "environment installed ($(du -sh "$cached_root" | cut -f1))"
 fi
 
-# Each check in a fresh copy: nothing of an earlier run's installation or kernel cache remains.
-run_root="$(mktemp -d "$cache/run-XXXXXX")"
-cp -a "$cached_root/." "$run_root/"
-say "copied the cached root"
+# Each check in a fresh root: nothing of an earlier run's installation or kernel cache remains.
+# An overlay over the cached root (its writes go to upper/), else a copy of it (1.2 GB).
+run_dir="$(mktemp -d "$cache/run-XXXXXX")"
+run_root="$run_dir/root"
+mkdir -p "$run_dir/upper" "$run_dir/work" "$run_root"
+if mount -t overlay overlay -o "lowerdir=$cached_root,upperdir=$run_dir/upper,workdir=$run_dir/work" \
+  "$run_root" 2>/dev/null; then
+  mounted+=("$run_root")
+  say "overlay over the cached root"
+else
+  cp -a "$cached_root/." "$run_root/"
+  say "copied the cached root"
+fi
 mkdir -p "$run_root/wheelhouse" "$run_root/project"
 cp "$wheel" "$wheelhouse"/numpy-*.whl "$run_root/wheelhouse/"
 cp "$here"/examples/pytest_project/*.py "$run_root/project/"
