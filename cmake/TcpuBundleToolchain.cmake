@@ -3,7 +3,8 @@
 # installed (scripts/build-wheel.sh; codegen/src/support/install_layout.hpp is where codegen
 # looks): clang/ clang's resource headers and compiler-rt's builtins, c++/ and c/ the C++ and C
 # library headers kernels compile against (TcpuLibraryHeaders.cmake), bin/ld.lld (the linker of
-# `tcpu compile --shared`). The shared libraries (LLVM, clang, SLEEF, libomp and what they link)
+# `tcpu compile --shared`), licenses/ the copyright files of the Debian packages all of it and the
+# bundled shared libraries come from (TcpuBundleLicenses.cmake). The shared libraries (LLVM, clang, SLEEF, libomp and what they link)
 # are copied into the wheel by auditwheel repair afterwards. Included by codegen/CMakeLists.txt,
 # whose tcpu_clang_resource_dir and tcpu_compiler_rt_builtins it uses.
 set(tcpu_bundle_dir ${CMAKE_INSTALL_LIBDIR}/tcpu)
@@ -36,3 +37,17 @@ add_custom_command(OUTPUT ${tcpu_library_headers}.stamp
   COMMENT "Collecting the C and C++ library headers kernels include" VERBATIM)
 add_custom_target(tcpu_library_headers ALL DEPENDS ${tcpu_library_headers}.stamp)
 install(DIRECTORY ${tcpu_library_headers}/ DESTINATION ${tcpu_bundle_dir})
+
+set(tcpu_bundle_licenses ${CMAKE_CURRENT_BINARY_DIR}/bundle-licenses)
+set(tcpu_bundled_files ${tcpu_clang_resource_dir}/include/stddef.h ${tcpu_lld_program}
+    ${tcpu_compiler_rt_builtins})
+add_custom_command(OUTPUT ${tcpu_bundle_licenses}.stamp
+  COMMAND ${CMAKE_COMMAND} -DLIBRARY=$<TARGET_FILE:tcpu_codegen> "-DFILES=${tcpu_bundled_files}"
+          -DFILES_FROM=${tcpu_library_headers}.sources -DOUTPUT=${tcpu_bundle_licenses}
+          -P ${PROJECT_SOURCE_DIR}/cmake/TcpuBundleLicenses.cmake
+  COMMAND ${CMAKE_COMMAND} -E touch ${tcpu_bundle_licenses}.stamp
+  DEPENDS ${PROJECT_SOURCE_DIR}/cmake/TcpuBundleLicenses.cmake ${tcpu_library_headers}.stamp
+          tcpu_codegen
+  COMMENT "Collecting the licences of the bundled files and libraries" VERBATIM)
+add_custom_target(tcpu_bundle_licenses ALL DEPENDS ${tcpu_bundle_licenses}.stamp)
+install(DIRECTORY ${tcpu_bundle_licenses}/ DESTINATION ${tcpu_bundle_dir}/licenses)

@@ -5,7 +5,8 @@
 # library (the directories clang's driver searches before its own headers, merged: their files
 # do not collide), OUTPUT/c the C library headers (those it searches after its own) that tl.h and
 # <bits/stdc++.h> (every standard C++ header) include, found by clang -M, not all of them (the
-# whole of /usr/include holds other packages' headers).
+# whole of /usr/include holds other packages' headers). OUTPUT.sources lists a file of each
+# C++ directory and every C header copied, for their licences (TcpuBundleLicenses.cmake).
 cmake_minimum_required(VERSION 3.20)
 file(REMOVE_RECURSE ${OUTPUT})
 file(MAKE_DIRECTORY ${OUTPUT}/c++ ${OUTPUT}/c)
@@ -54,8 +55,12 @@ list(REMOVE_ITEM cxx_dirs ${own_dirs})
 if(NOT cxx_dirs OR NOT c_dirs)
   message(FATAL_ERROR "no C++ or C library headers in ${CLANG}'s search list:\n${verbose}")
 endif()
+set(sources)
 foreach(directory IN LISTS cxx_dirs)
   file(COPY ${directory}/ DESTINATION ${OUTPUT}/c++)
+  file(GLOB_RECURSE one LIST_DIRECTORIES false ${directory}/*)
+  list(GET one 0 one)
+  list(APPEND sources ${one})
 endforeach()
 
 # The C library's headers the probe reads, each below the most specific directory holding it.
@@ -77,10 +82,13 @@ foreach(file IN LISTS dependencies)
       file(RELATIVE_PATH relative ${directory} ${file})
       get_filename_component(subdirectory ${relative} DIRECTORY)
       file(COPY ${file} DESTINATION ${OUTPUT}/c/${subdirectory})
+      list(APPEND sources ${file})
       math(EXPR copied "${copied} + 1")
       break()
     endif()
   endforeach()
 endforeach()
 file(REMOVE ${probe})
+list(JOIN sources "\n" sources)
+file(WRITE ${OUTPUT}.sources "${sources}\n")
 message(STATUS "library headers: ${cxx_dirs} (all), ${copied} of ${c_dirs}")
