@@ -40,13 +40,13 @@ key="$(printf '%s\n' bookworm minbase python3 python3-venv "${pins[@]}" | sha256
 cached_root="$cache/debian12-root-$key"
 wheelhouse="$cache/wheelhouse-$key"
 
-# A chroot's kernel file systems, mounted for the commands of one function call.
+# A chroot's kernel file systems: /proc and a /dev/shm of its own (debootstrap made the device
+# nodes; the host's /dev is not bound in, so nothing mounted here can reach it).
 mounted=()
 mount_in() {
   local root="$1"
   mount -t proc proc "$root/proc" && mounted+=("$root/proc")
-  mount --bind /dev "$root/dev" && mounted+=("$root/dev")
-  mount -t tmpfs tmpfs "$root/dev/shm" && mounted+=("$root/dev/shm")
+  mount -t tmpfs -o size=1g tmpfs "$root/dev/shm" && mounted+=("$root/dev/shm")
 }
 unmount_all() {
   local index
@@ -141,6 +141,10 @@ tcpu run vector_add.cpp --kernel add_kernel --grid "(n_elements+1023)/1024,1,1" 
 python -c "import numpy as np; o = np.load('/tmp/out/output_ptr.npy'); assert (o == np.arange(3000) + 2).all(), o"
 echo "tcpu run: vector_add correct"
 python -m pytest -p tcpu.pytest_plugin -q -p no:cacheprovider
+# The front end keeps each compiled kernel as a shared object that the bundled ld.lld linked.
+linked="$(find "$TCPU_CACHE_DIR" -name '*.so' | wc -l)"
+[ "$linked" -gt 0 ] || { echo "no shared object in the kernel cache: ld.lld did not link"; exit 1; }
+echo "kernel cache: $linked shared objects linked by the bundled ld.lld"
 CHECK
 in_root "$run_root" bash /check.sh
 say "passed: $(basename "$wheel") ($(du -h "$wheel" | cut -f1)) in a clean Debian 12 root"
