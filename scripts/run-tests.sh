@@ -5,7 +5,8 @@
 # and baseline x86-64 code paths (scripts/run-target-tests.sh), the runtime and ahead-of-time
 # kernels built for arm64 under qemu (scripts/run-arm64-tests.sh), the Python tests in a virtual
 # environment with PyPI's torch and Triton where pip installed tcpu (scripts/setup-venv.sh,
-# scripts/run-python-tests.sh --installed), and checks the clang build as an installed package
+# scripts/run-python-tests.sh --installed), the wheel that bundles LLVM in a clean Debian 12
+# (scripts/check-wheel.sh), and checks the clang build as an installed package
 # (scripts/check-package.sh); on the g++ build it runs the tests of host code (below); then the
 # sanitizer builds (scripts/run-sanitizers.sh) and the fuzzers (scripts/run-fuzzers.sh).
 set -euo pipefail
@@ -70,6 +71,17 @@ for toolchain in "${toolchains[@]}"; do
     stage_done "virtual environment and pip install"
     "$here/scripts/run-python-tests.sh" --installed
     stage_done "Python tests"
+    # The wheel that bundles LLVM (scripts/build-wheel.sh), installed and run in a clean Debian 12
+    # made with debootstrap, cached in ~/.cache/tcpu-ci (scripts/check-wheel.sh): about 4 minutes,
+    # 8 the first time. Needs root; TCPU_CHECK_WHEEL=0 leaves it out.
+    if [ "${TCPU_CHECK_WHEEL:-1}" = 0 ]; then
+      echo "== wheel check left out (TCPU_CHECK_WHEEL=0)"
+    elif [ "$(uname -s)/$(uname -m)" != Linux/x86_64 ] || [ "$(id -u)" != 0 ]; then
+      echo "== wheel check left out: it needs root on x86-64 (debootstrap, chroot)"
+    else
+      "$here/scripts/check-wheel.sh"
+      stage_done "wheel in a clean Debian 12"
+    fi
   fi
 done
 

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
@@ -10,7 +11,7 @@
 #include <clang/Lex/HeaderSearchOptions.h>
 #include <llvm/TargetParser/Host.h>
 
-#include "kernel_flags.h"
+#include "support/install_layout.hpp"
 #include "clang/kernel_headers.hpp"
 
 namespace tcpu::codegen {
@@ -19,6 +20,23 @@ namespace {
 // Environment variables clang's driver reads for include directories.
 constexpr const char* kDriverEnvironment[] = {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH",
                                               "SDKROOT"};
+
+// The C and C++ library headers a wheel carries (support/install_layout.hpp), as clang's driver
+// would search a system's: the C++ library's before clang's own headers, the C library's after
+// them. Only for the machine's own target without a --sysroot, which they are the headers of;
+// empty where tcpu was not installed with them (the system's headers are used, as by clang++).
+std::vector<std::string> bundledLibraryHeaders(const CompileOptions& options) {
+  static const std::optional<std::filesystem::path> bundle =
+      installedPath(std::filesystem::path(kBundleDirectory) / "c++");
+  if (!bundle || !options.sysroot.empty() ||
+      (!options.targetTriple.empty() && options.targetTriple != llvm::sys::getProcessTriple()))
+    return {};
+  const std::filesystem::path root = bundle->parent_path();
+  return {"-nostdinc++",  "-nostdlibinc",
+          "-cxx-isystem", (root / "c++").string(),
+          "-cxx-isystem", (root / "c++" / "backward").string(),
+          "-idirafter",   (root / "c").string()};
+}
 
 } // namespace
 
@@ -44,9 +62,11 @@ std::vector<std::string> kernelClangArguments(const std::string& name,
       // loop without side effects that never ends, so a kernel that hangs on the GPU would
       // return at once here. Covers tl.h's loops too (they are instantiated in this unit).
       "-fno-finite-loops", options.fpContract ? "-ffp-contract=on" : "-ffp-contract=off",
-      "-resource-dir", TCPU_CLANG_RESOURCE_DIR, "-emit-llvm", "-c", name};
+      "-resource-dir", clangResourceDirectory(), "-emit-llvm", "-c", name};
   for (const std::string& directory : kernelIncludeDirectories())
     arguments.push_back("-I" + directory);
+  for (std::string& argument : bundledLibraryHeaders(options))
+    arguments.push_back(std::move(argument));
   if (options.fastMath) arguments.push_back("-ffast-math");
   if (!options.sysroot.empty()) arguments.push_back("--sysroot=" + options.sysroot);
   return arguments;

@@ -8,41 +8,15 @@
 #include <mutex>
 #include <system_error>
 
-#include <dlfcn.h>
-#if defined(__GLIBC__)
-#include <link.h>
-#endif
-
 #include "cache/object_cache.hpp"
 #include "kernel_flags.h"
 #include "support/debug_log.hpp"
 #include "support/file_stamps.hpp"
+#include "support/install_layout.hpp"
 #include "tcpu/status.hpp"
 
 namespace tcpu::codegen {
 namespace {
-
-// The directory of the binary this code is linked into: libtcpu_codegen, or an
-// executable that links codegen statically (the tcpu tool). Empty if unknown.
-std::filesystem::path ownBinaryDirectory() {
-  Dl_info info{};
-  const char* binary = nullptr;
-#if defined(__GLIBC__)
-  link_map* map = nullptr;
-  if (dladdr1(reinterpret_cast<void*>(&ownBinaryDirectory), &info, reinterpret_cast<void**>(&map),
-              RTLD_DL_LINKMAP) == 0)
-    return {};
-  // For the main program glibc reports argv[0], which may be a bare name found on PATH.
-  binary = map != nullptr && map->l_name[0] == '\0' ? "/proc/self/exe" : info.dli_fname;
-#else
-  if (dladdr(reinterpret_cast<void*>(&ownBinaryDirectory), &info) == 0) return {};
-  binary = info.dli_fname;
-#endif
-  if (binary == nullptr) return {};
-  std::error_code error;
-  const std::filesystem::path path = std::filesystem::canonical(binary, error);
-  return error ? std::filesystem::path() : path.parent_path();
-}
 
 // The path with links resolved (as far as it exists), so that two spellings of one file compare
 // equal.
@@ -95,16 +69,11 @@ std::string digestOf(const std::vector<TreeFile>& files) {
 
 const std::vector<std::string>& kernelIncludeDirectories() {
   static const std::vector<std::string> directories = [] {
-    // <prefix>/bin, <prefix>/lib, or Debian's multiarch <prefix>/lib/<triple>.
-    std::filesystem::path directory = ownBinaryDirectory();
-    for (int up = 0; up < 2 && !directory.empty() && directory.has_parent_path(); ++up) {
-      directory = directory.parent_path();
-      const std::filesystem::path installed = directory / "include";
-      std::error_code error;
-      if (std::filesystem::is_regular_file(installed / "tcpu" / "tl.h", error)) {
-        debugLog(concat("kernel headers: ", installed.string(), " (installed)"));
-        return std::vector<std::string>{installed.string()};
-      }
+    // An installed tcpu's <prefix>/include, beside its <prefix>/bin or <prefix>/lib.
+    if (auto tl = installedPath("include/tcpu/tl.h"); tl && std::filesystem::is_regular_file(*tl)) {
+      const std::string installed = tl->parent_path().parent_path().string();
+      debugLog(concat("kernel headers: ", installed, " (installed)"));
+      return std::vector<std::string>{installed};
     }
     return std::vector<std::string>{TCPU_KERNEL_INCLUDE_DIRS};
   }();

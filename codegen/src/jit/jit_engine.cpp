@@ -12,8 +12,8 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include "jit/perf_map.hpp"
-#include "kernel_flags.h"
 #include "support/debug_log.hpp"
+#include "support/install_layout.hpp"
 #include "target/target.hpp"
 #include "tcpu/environment.hpp"
 #include "tcpu/kernel_abi.h"
@@ -93,9 +93,9 @@ Expected<JitEngine*> JitEngine::instance() {
                   concat("cannot start the LLVM JIT: ", errorText(jit.takeError())));
   attachProfilerSupport(**jit);
   engine = new JitEngine(std::move(*jit), loadedSleefPath());
-  if (*TCPU_COMPILER_RT_BUILTINS) {
+  if (const std::string& archive = compilerRtBuiltins(); !archive.empty()) {
     auto builtins = llvm::orc::StaticLibraryDefinitionGenerator::Load(
-        engine->jit_->getObjLinkingLayer(), TCPU_COMPILER_RT_BUILTINS);
+        engine->jit_->getObjLinkingLayer(), archive.c_str());
     auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
         engine->jit_->getDataLayout().getGlobalPrefix());
     if (builtins && process) {
@@ -105,8 +105,7 @@ Expected<JitEngine*> JitEngine::instance() {
     } else {
       std::string reason = builtins ? "" : errorText(builtins.takeError());
       if (!process) reason += errorText(process.takeError());
-      debugLog(
-          concat("cannot load compiler-rt's builtins (", TCPU_COMPILER_RT_BUILTINS, "): ", reason));
+      debugLog(concat("cannot load compiler-rt's builtins (", archive, "): ", reason));
     }
   }
   // ORC reports link errors here (instead of printing them); lookup() adds them to its error.

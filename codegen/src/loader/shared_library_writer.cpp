@@ -20,9 +20,9 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "cache/temporary_files.hpp"
-#include "kernel_flags.h"
 #include "loader/compile_job.hpp"
 #include "support/debug_log.hpp"
+#include "support/install_layout.hpp"
 #include "tcpu/kernel_abi.h"
 #include "tcpu/module_loader.hpp"
 
@@ -96,8 +96,11 @@ Expected<LinkedCode> descriptorCode(const std::vector<KernelInfo>& kernels) {
   return code;
 }
 
-// ld.lld from LLVM's own bin directory (the LLVM codegen was built with), else from PATH.
+// ld.lld installed with tcpu (a wheel's), else from LLVM's own bin directory (the LLVM codegen
+// was built with), else from PATH.
 std::optional<std::string> findLinker() {
+  if (auto bundled = installedPath(std::filesystem::path(kBundleDirectory) / "bin" / "ld.lld"))
+    return bundled->string();
   for (const char* name : {"ld.lld", "ld.lld-" TCPU_LLVM_MAJOR})
     for (bool ownDirectory : {true, false}) {
       llvm::ErrorOr<std::string> found =
@@ -138,7 +141,7 @@ Status linkSharedObject(const std::string& object, const std::filesystem::path& 
       *linker, "-shared",     "-z", "noexecstack",   "-z",
       "now",   "--as-needed", "-o", output.string(), objectPath.string()};
   // compiler-rt's builtins, statically: only the helpers the object calls are pulled in.
-  if (*TCPU_COMPILER_RT_BUILTINS) arguments.push_back(TCPU_COMPILER_RT_BUILTINS);
+  if (!compilerRtBuiltins().empty()) arguments.push_back(compilerRtBuiltins());
   for (const std::string& library : {*sleef, *runtime}) {
     arguments.push_back(library);
     arguments.push_back("-rpath");
