@@ -160,12 +160,16 @@ class Expressions(LowererCore):
         out = v
         dim = 0
         for item in items:
-            if isinstance(item, ast.Constant) and item.value is None:
+            # As Triton: None inserts a dimension, a slice whose bounds are all None (written
+            # or not: `None:`, `:None`, a constexpr None) keeps one; the parts are evaluated.
+            if isinstance(item, ast.Slice):
+                bounds = [b for b in (item.lower, item.upper, item.step) if b is not None]
+                if all(unwrap(self._expr(b)) is None for b in bounds):
+                    dim += 1
+                    continue
+            elif unwrap(self._expr(item)) is None:
                 out = expand(self.cx(node), out, dim)
                 dim += 1
-            elif isinstance(item, ast.Slice) and item.lower is None and item.upper is None \
-                    and item.step is None:
-                dim += 1
-            else:
-                raise self.error(node, "unsupported tensor index: only None and ':' are allowed")
+                continue
+            raise self.error(node, "unsupported tensor index: only None and ':' are allowed")
         return out
