@@ -390,6 +390,19 @@ def test_join_split_interleave(dtype, device):
 
 
 @triton.jit
+def _interleave_scalars_kernel(a, b, Z):
+    z = tl.interleave(a, b)  # two scalars: their join, shape (2,)
+    tl.static_assert(z.shape[0] == 2 and len(z.shape) == 1)
+    tl.store(Z + tl.arange(0, 2), z)
+
+
+def test_interleave_scalars(device):
+    z = torch.zeros(2, dtype=torch.int32, device=device)
+    _interleave_scalars_kernel[(1,)](10, 20, z)
+    assert z.tolist() == [10, 20]
+
+
+@triton.jit
 def _join2d_split_kernel(X, Y, J, E, O, M: tl.constexpr, N: tl.constexpr):
     offs = offsets2(M, N)
     x = tl.load(X + offs)
