@@ -121,6 +121,31 @@ def test_ternary(big, device):
         assert got[i].tolist() == [a] * n + [0] * (8 - n)
 
 
+@triton.jit
+def _identity_tests_kernel(x, OUT):
+    # `is`/`is not` on a run-time value compare the objects at compile time (a tensor is not
+    # None), and `and` stops at the first constexpr False, so the load below is compiled only
+    # when x is an int32 pointer; hasattr sees a block's attributes.
+    if (x is not None) and hasattr(x, "dtype") and isinstance(x.dtype, tl.pointer_type) and (
+            x.dtype.element_ty == tl.int32) and (tl.load(x) > 42):
+        tl.store(x, 42)
+    tl.store(OUT, (x is None) * 1 + hasattr(x, "shape") * 2 + hasattr(x, "no_such") * 4)
+
+
+@pytest.mark.parametrize("kind", ["none", "one", "int", "i32_ptr", "i64_ptr", "f32_ptr"])
+def test_is_none_and_hasattr_on_runtime_values(kind, device):
+    out = torch.full((1,), -1, dtype=torch.int32, device=device)
+    arg = {"none": None, "one": 1, "int": 2}.get(kind)
+    if arg is None and kind != "none":
+        dtype = {"i32_ptr": torch.int32, "i64_ptr": torch.int64, "f32_ptr": torch.float32}[kind]
+        arg = torch.full((1,), 100000, dtype=dtype, device=device)
+    _identity_tests_kernel[(1,)](arg, out)
+    # None and 1 are constexprs (no attributes); 2 and the pointers are run-time values.
+    assert out.item() == {"none": 1, "one": 0}.get(kind, 2)
+    if kind.endswith("_ptr"):
+        assert arg.item() == (42 if kind == "i32_ptr" else 100000)
+
+
 # --------------------------------------------------------------------------------------
 # for loops
 # --------------------------------------------------------------------------------------

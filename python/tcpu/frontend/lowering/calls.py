@@ -76,6 +76,9 @@ class Calls(LowererCore):
             classes = classes if isinstance(classes, tuple) else (classes,)
             kind = tlc.tensor if isinstance(unwrap(args[0]), Value) else tlc.tensor_descriptor
             return any(c is kind for c in classes)
+        if fn is builtins.hasattr and len(args) == 2 and isinstance(unwrap(args[0]), Value):
+            # Triton calls Python's hasattr on its tl.tensor: a block's attributes are known.
+            return self.tensor_has_attribute(unwrap(args[1]))
         if any(isinstance(unwrap(a), Value) for a in [*args, *kwargs.values()]):
             raise self.error(node, f"cannot call {getattr(fn, '__name__', fn)!r} with run-time "
                              "values (only @jit functions and triton.language builtins can be)")

@@ -97,6 +97,10 @@ class Expressions(LowererCore):
         opname = _CMPOPS[type(node.ops[0])]
         a, b = unwrap(self._expr(node.left)), unwrap(self._expr(node.comparators[0]))
         if isinstance(a, Value) or isinstance(b, Value):
+            if isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+                # As Triton: the identity of the objects, a run-time value's too (a tensor
+                # argument `is not None`), known at compile time.
+                return tlc.constexpr((a is b) == isinstance(node.ops[0], ast.Is))
             if opname not in COMPARISONS:
                 raise self.error(node, f"'{opname}' needs compile-time operands")
             return binary(self.cx(node), opname, a, b)
