@@ -73,15 +73,26 @@ def test_reads_ttgir():
 
 def test_other_key_errors_still_fail():
     _launch().asm["no such stage"]
+
+
+def test_cuda_device_of_a_cpu_tensor_is_a_no_op():
+    with torch.cuda.device(torch.zeros(1).device.index):  # None: no device, as documented
+        _launch()
+    if not torch.cuda.is_available():
+        try:
+            with torch.cuda.device(0):
+                raise AssertionError("entered a CUDA device without CUDA")
+        except RuntimeError:
+            pass
 '''
 
 
-def test_a_test_reading_a_gpu_stage_is_skipped_with_the_reason(tmp_path):
+def test_gpu_stages_skipped_with_the_reason_and_cuda_device_none(tmp_path):
     (tmp_path / "test_stage.py").write_text(GPU_STAGE_TEST)
     env = dict(os.environ, TCPU_CACHE_DIR=str(tmp_path / "cache"))
     result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p",
                              "tcpu.pytest_plugin", "-rs", "test_stage.py"], env=env,
                             capture_output=True, text=True, cwd=tmp_path, timeout=600)
-    assert "1 failed, 1 skipped" in result.stdout, result.stdout + result.stderr
+    assert "1 failed, 1 passed, 1 skipped" in result.stdout, result.stdout + result.stderr
     assert "Triton's GPU compiler stage 'ttgir' does not exist on the CPU" in result.stdout
     assert "test_other_key_errors_still_fail" in result.stdout
