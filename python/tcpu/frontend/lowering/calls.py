@@ -147,7 +147,7 @@ class Calls(LowererCore):
             if len(outs) == 1:
                 ret = convert(outs[0], dtypes[0]).expr
             else:
-                ret = "std::make_pair(" + ", ".join(
+                ret = ("std::make_pair(" if len(outs) == 2 else "std::make_tuple(") + ", ".join(
                     convert(o, d).expr for o, d in zip(outs, dtypes)) + ")"
             self.emit.line(f"return {ret};")
         head = ", ".join(f"{cpp.ctype(d)} {p}" for p, d in zip(params, dtypes))
