@@ -521,6 +521,19 @@ def _helpers_kernel(X, OUT, BLOCK: tl.constexpr, D: tl.constexpr):
     tl.store(OUT + 3 * BLOCK + offs, t[0] + t[1])
 
 
+@triton.jit
+def _noinline_block_kernel(X):
+    offs = tl.arange(0, 8)
+    tl.store(X + offs, _noinline_helper(tl.load(X + offs), 2))
+
+
+def test_noinline_refuses_blocks_as_triton_does(device):
+    x = torch.zeros(8, dtype=torch.int32, device=device)
+    with pytest.raises(CompilationError, match="marked noinline, but was called with "
+                                               "non-scalar argument x"):
+        _noinline_block_kernel[(1,)](x)
+
+
 @pytest.mark.parametrize("d", [3, 7])
 def test_nested_jit_helpers(d, device):
     BLOCK = 32

@@ -122,6 +122,13 @@ class Calls(LowererCore):
         except TypeError as e:
             raise self.error(node, f"{fn.__name__}(): {e}") from None
         bound.apply_defaults()
+        if fn.noinline:  # as Triton's _check_fn_args: a noinline function takes no blocks
+            for name, value in bound.arguments.items():
+                value = unwrap(value)
+                if isinstance(value, Value) and value.shape:
+                    raise self.error(node, f"Function {fn.__name__} is marked noinline, but was "
+                                     f"called with non-scalar argument {name}:"
+                                     f"{value.type_text()}")
         # A helper's `tl.constexpr` annotations decide nothing: as in Triton's call_JitFunction,
         # what is compile-time is what the caller passes (a tensor given to an annotated
         # parameter is a tensor there; tutorial 06 passes offs_m so).
