@@ -40,7 +40,8 @@ def launch(jit: KernelDef, values: list[Any], grid: Any, options: dict[str, Any]
         try:
             kind, lv = classify(v, name, i not in no_spec, i not in no_align)
         except ArgumentError as e:
-            raise TypeError(f"{jit.__name__}: {e}") from None
+            error = OverflowError if isinstance(e, OverflowError) else TypeError
+            raise error(f"{jit.__name__}: {e}") from None
         kinds.append(kind)
         launch_values.append(lv)
     # debug (TRITON_DEBUG) compiles every kernel bounds-checked, not only those that assert.

@@ -34,6 +34,10 @@ class ArgumentError(TypeError):
     """A launch argument tcpu cannot pass (a CUDA tensor, an unsupported dtype, ...)."""
 
 
+class IntegerOverflow(ArgumentError, OverflowError):
+    """An int argument outside [-2**63, 2**64): Triton raises OverflowError for it."""
+
+
 @dataclass(frozen=True)
 class PointerArg:
     address: int
@@ -80,7 +84,7 @@ def int_kind(value: int, name: str) -> str:
         return "int64"
     if 0 <= value < 2**64:
         return "uint64"
-    raise ArgumentError(f"argument '{name}' = {value} does not fit 64 bits")
+    raise IntegerOverflow(f"argument '{name}' = {value} does not fit 64 bits")
 
 
 def arg_key(value: Any, name: str, specialize: bool, specialize_alignment: bool
