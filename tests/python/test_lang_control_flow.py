@@ -534,6 +534,27 @@ def test_noinline_refuses_blocks_as_triton_does(device):
         _noinline_block_kernel[(1,)](x)
 
 
+def test_helpers_and_constants_of_the_enclosing_function(device):
+    # As Triton's get_capture_scope: a kernel defined inside a function reads that function's
+    # variables it uses (a @jit helper and a constexpr defined beside it).
+    scale = tl.constexpr(3)
+
+    @triton.jit
+    def compare(x, y):
+        return tl.where(x < y, -1, tl.where(x == y, 0, 1))
+
+    @triton.jit
+    def kernel(X, Y, Z, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(Z + offs, compare(tl.load(X + offs), tl.load(Y + offs)) * scale)
+
+    x = torch.tensor([1, 5, 3, 8], dtype=torch.int32, device=device)
+    y = torch.tensor([2, 5, 1, 9], dtype=torch.int32, device=device)
+    z = torch.zeros(4, dtype=torch.int32, device=device)
+    kernel[(1,)](x, y, z, BLOCK=4)
+    assert z.tolist() == [-3, 0, 3, -3]
+
+
 @pytest.mark.parametrize("d", [3, 7])
 def test_nested_jit_helpers(d, device):
     BLOCK = 32

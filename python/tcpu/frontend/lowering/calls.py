@@ -15,7 +15,7 @@ from typing import Any
 from ...triton.language import core as tlc
 from .. import cpp
 from ..errors import CompilationError, UnsupportedError
-from ..kernel_def import KernelDef
+from ..kernel_def import KernelDef, capture_scope
 from ..ops import OPS
 from ..ops.arith import convert
 from ..ops.descriptors import TensorDescriptor
@@ -133,7 +133,7 @@ class Calls(LowererCore):
         # what is compile-time is what the caller passes (a tensor given to an annotated
         # parameter is a tensor there; tutorial 06 passes offs_m so).
         bindings = {k: unwrap(v) for k, v in bound.arguments.items()}
-        result = self.lower_function(source, fn.fn.__globals__, bindings, is_kernel=False)
+        result = self.lower_function(source, capture_scope(fn.fn), bindings, is_kernel=False)
         return result
 
     def combine_lambda(self, node: ast.AST, fn: Any, dtypes: list[tlc.dtype]
