@@ -48,6 +48,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("-k", dest="keyword", help="pytest's -k expression")
     parser.add_argument("--markdown", help="write the counts as a Markdown table here")
     parser.add_argument("--records", help="keep the per-case JSON lines here")
+    parser.add_argument("--report-only", action="store_true",
+                        help="run nothing: count the cases of an earlier run's --records")
     parser.add_argument("--causes", type=int, default=15,
                         help="print the N failure messages blocking the most functions")
     parser.add_argument("--pytest-arg", action="append", default=[],
@@ -93,9 +95,14 @@ def main(argv: list[str]) -> int:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(HERE), env.get("PYTHONPATH")) if p)
         command = pytest_command(root, files, args, records)
-        print("+ " + " ".join(command), flush=True)
-        # Run from a scratch directory: tests that write files leave none in Triton's tree or here.
-        subprocess.run(command, cwd=scratch, env=env)
+        if args.report_only:
+            if not args.records:
+                print("--report-only needs --records", file=sys.stderr)
+                return 2
+        else:
+            print("+ " + " ".join(command), flush=True)
+            # From a scratch directory: tests that write files leave none in Triton's tree or here.
+            subprocess.run(command, cwd=scratch, env=env)
         table = counts.aggregate(counts.read_records(records), functions)
     summary = counts.summarize(table)
     print("\n".join(counts.text_table(table)))

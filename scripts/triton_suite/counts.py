@@ -22,6 +22,8 @@ class FunctionCounts:
     counts: Counter = field(default_factory=Counter)
     messages: Counter = field(default_factory=Counter)  # first lines of failures and errors
     collection_error: str = ""
+    first_failure: str = ""  # the first failure's message as it was (messages are normalized)
+    first_skip: str = ""  # the first skipped case's reason
 
     @property
     def short(self) -> str:
@@ -101,6 +103,9 @@ def aggregate(records: list[dict], functions: dict[str, bool]) -> dict[str, Func
         entry.counts[outcome] += 1
         if outcome in ("failed", "error"):
             entry.messages[normalize(message)] += 1
+            entry.first_failure = entry.first_failure or message
+        elif outcome == "skipped":
+            entry.first_skip = entry.first_skip or message
     return table
 
 
@@ -177,11 +182,12 @@ def markdown(table: dict[str, FunctionCounts], summary: Summary, heading: str) -
         return text.replace("|", "\\|").replace("\n", " ")
 
     lines = [f"# {heading}", ""] + [f"- {line}" for line in summary_lines(summary)] + [""]
-    lines += ["| function | passed | failed | error | skipped | interpreter | first failure |",
+    lines += ["| function | passed | failed | error | skipped | interpreter | first failure (or skip) |",
               "|---|---:|---:|---:|---:|:-:|---|"]
     for entry in table.values():
         c = entry.counts
-        first = entry.messages.most_common(1)[0][0] if entry.messages else ""
+        first = entry.collection_error or entry.first_failure or (
+            f"(skipped) {entry.first_skip}" if entry.first_skip else "")
         lines.append(f"| `{entry.short.split('::', 1)[-1]}` | {c['passed']} | {c['failed']} | "
                      f"{c['error']} | {c['skipped']} | {'yes' if entry.interpreter else ''} | "
                      f"{cell(first)} |")

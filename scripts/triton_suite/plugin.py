@@ -92,6 +92,13 @@ def _first_line(report: Any) -> str:
     errors = [line[1:].strip() for line in lines if line.startswith("E ")]
     if report.when == "collect" and errors:
         return errors[-1][:300]
+    # A compilation error's text opens with where (File ..., the source line, a caret): what is
+    # wrong follows the caret, and it is what groups failures by cause.
+    if lines and ': File "' in lines[0]:
+        carets = [i for i, line in enumerate(lines) if line.strip() == "^"]
+        if carets and carets[0] + 1 < len(lines):
+            kind = lines[0].split(': File "', 1)[0]
+            return f"{kind}: {lines[carets[0] + 1].strip()}"[:300]
     return lines[0][:300] if lines else ""
 
 
