@@ -11,7 +11,10 @@ installed, pytest stops with a usage error.
 
 It is opt-in only: there is no entry point that pytest would load by itself, so installing tcpu
 never takes `import triton` away from GPU users. It adds no command-line options and no
-fixtures (projects define their own `--device` and `device`), only a line in pytest's header.
+fixtures (projects define their own `--device` and `device`), only a line in pytest's header,
+and two rules: `torch.cuda.device(None)` is a no-op (as PyTorch documents) on a PyTorch
+without CUDA, and a test that reads a GPU compiler stage of a kernel (`kernel.asm["ttgir"]`) is
+reported as skipped with the reason, as no CPU backend has one.
 Under pytest-xdist each worker loads it too (`-p` reaches the workers), and all of them share
 tcpu's compile cache, which is safe for many processes (tests/python/test_cache_processes.py).
 """
@@ -48,3 +51,30 @@ def pytest_report_header(config: Any) -> list[str]:
     if _replaced_real:
         line += " (a real Triton had been imported before the plugin: it was replaced)"
     return [line]
+
+
+def pytest_collection_finish(session: Any) -> None:
+    """Once the tests have imported torch: `torch.cuda.device(x.device.index)` with a CPU
+    tensor (index None) is the no-op PyTorch documents, also where PyTorch has no CUDA."""
+    torch = sys.modules.get("torch")
+    if torch is not None and _interpreting is None:
+        from tcpu.triton.runtime import torch_cuda_device
+
+        torch_cuda_device.ensure(torch)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: Any, call: Any):
+    """A test that reads one of Triton's GPU compiler stages (`kernel.asm["ttgir"]`, "ptx",
+    ...) checks a GPU compiler's internals, which a CPU backend does not have: it is reported
+    as skipped, with the reason, rather than failed (what ran before that line did run)."""
+    outcome = yield
+    if call.when != "call" or call.excinfo is None:
+        return
+    from .frontend.errors import GPUStageUnavailable
+
+    if call.excinfo.errisinstance(GPUStageUnavailable):
+        report = outcome.get_result()
+        report.outcome = "skipped"
+        path, line, _ = item.location
+        report.longrepr = (str(item.path), (line or 0) + 1, f"Skipped: {call.excinfo.value}")

@@ -392,8 +392,13 @@ def test_bad_arguments_raise_and_launch_nothing() -> None:
         k_ok[(1,)](torch.zeros(16, dtype=torch.complex64), 16, BLOCK=16)
     with pytest.raises(TypeError, match="argument 'n' is a str"):
         k_ok[(1,)](x, "16", BLOCK=16)
-    with pytest.raises(TypeError, match="argument 'n' = 36893488147419103232 does not fit"):
+    # An int outside [-2**63, 2**64) is Triton's OverflowError.
+    with pytest.raises(OverflowError, match="argument 'n' = 36893488147419103232 does not fit"):
         k_ok[(1,)](x, 2**65, BLOCK=16)
+    with pytest.raises(OverflowError, match="does not fit"):
+        k_ok[(1,)](x, -2**63 - 1, BLOCK=16)
+    k_ok.warmup(x, 2**64 - 1, BLOCK=16, grid=(1,))  # u64
+    k_ok.warmup(x, -2**63, BLOCK=16, grid=(1,))  # i64
     assert x.sum().item() == 0
     # GPU-only launch options are accepted and ignored; the launch then works.
     k_ok[(1,)](x, 16, BLOCK=16, num_warps=8, num_stages=3, num_ctas=1, maxnreg=128)

@@ -94,3 +94,17 @@ def test_fresh_knobs_resets_and_restores(monkeypatch) -> None:
     assert os.environ["TRITON_PRINT_AUTOTUNING"] == "1"
     assert os.environ.get("TRITON_DEBUG") != "1"
     del before.cache
+
+
+def test_allocator_as_triton_test_fixtures_set_it() -> None:
+    # Triton's conftest (with_allocator) sets default_alloc_fn, then a NullAllocator back.
+    from triton.runtime import _allocation
+    assert isinstance(_allocation.get_allocator(), _allocation.NullAllocator)
+    with pytest.raises(RuntimeError, match="triton.set_allocator"):
+        _allocation.get_allocator()(16, 16, None)
+    triton.set_allocator(it.default_alloc_fn)
+    try:
+        assert _allocation.get_allocator() is it.default_alloc_fn
+        assert it.default_alloc_fn(64, 16, None).numel() >= 64
+    finally:
+        triton.set_allocator(_allocation.NullAllocator())

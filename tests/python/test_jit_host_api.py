@@ -101,3 +101,24 @@ def test_python_m_tcpu_runs_a_script(tmp_path) -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[0].endswith("+tcpu") and "fp32" in out.stdout
     assert "['a', 'b']" in out.stdout
+
+
+@pytest.mark.parametrize("value, type_name", [(-1, "i32"), (2**31, "i64"), (2**63, "u64")])
+def test_jit_repr_names_each_specialization(value: int, type_name: str) -> None:
+    seen = []
+
+    def name_of(specialization) -> str:
+        seen.append(specialization)
+        ones = "_".join(k for k, v in specialization.constants.items() if v == 1)
+        return f"k_{specialization.signature['value']}_{ones}"
+
+    @triton.jit(repr=name_of)
+    def kernel(value, is_one, X, F, B: tl.constexpr):
+        pass
+
+    x = torch.zeros(1)
+    compiled = kernel.warmup(value, 1, x, 2.5, 7, grid=(1,))
+    assert compiled.name == f"k_{type_name}_is_one"
+    assert seen[-1].signature == {"value": type_name, "is_one": "constexpr", "X": "*fp32",
+                                  "F": "fp32", "B": "constexpr"}
+    assert seen[-1].constants == {"is_one": 1, "B": 7}

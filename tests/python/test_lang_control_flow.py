@@ -121,6 +121,31 @@ def test_ternary(big, device):
         assert got[i].tolist() == [a] * n + [0] * (8 - n)
 
 
+@triton.jit
+def _identity_tests_kernel(x, OUT):
+    # `is`/`is not` on a run-time value compare the objects at compile time (a tensor is not
+    # None), and `and` stops at the first constexpr False, so the load below is compiled only
+    # when x is an int32 pointer; hasattr sees a block's attributes.
+    if (x is not None) and hasattr(x, "dtype") and isinstance(x.dtype, tl.pointer_type) and (
+            x.dtype.element_ty == tl.int32) and (tl.load(x) > 42):
+        tl.store(x, 42)
+    tl.store(OUT, (x is None) * 1 + hasattr(x, "shape") * 2 + hasattr(x, "no_such") * 4)
+
+
+@pytest.mark.parametrize("kind", ["none", "one", "int", "i32_ptr", "i64_ptr", "f32_ptr"])
+def test_is_none_and_hasattr_on_runtime_values(kind, device):
+    out = torch.full((1,), -1, dtype=torch.int32, device=device)
+    arg = {"none": None, "one": 1, "int": 2}.get(kind)
+    if arg is None and kind != "none":
+        dtype = {"i32_ptr": torch.int32, "i64_ptr": torch.int64, "f32_ptr": torch.float32}[kind]
+        arg = torch.full((1,), 100000, dtype=dtype, device=device)
+    _identity_tests_kernel[(1,)](arg, out)
+    # None and 1 are constexprs (no attributes); 2 and the pointers are run-time values.
+    assert out.item() == {"none": 1, "one": 0}.get(kind, 2)
+    if kind.endswith("_ptr"):
+        assert arg.item() == (42 if kind == "i32_ptr" else 100000)
+
+
 # --------------------------------------------------------------------------------------
 # for loops
 # --------------------------------------------------------------------------------------
@@ -501,6 +526,40 @@ def _helpers_kernel(X, OUT, BLOCK: tl.constexpr, D: tl.constexpr):
     tl.store(OUT + 2 * BLOCK + offs, b + _noinline_helper(tl.sum(x, axis=0), tl.max(x, axis=0)))
     t = _divmod_helper(x, 3)                      # a tuple kept whole, then indexed
     tl.store(OUT + 3 * BLOCK + offs, t[0] + t[1])
+
+
+@triton.jit
+def _noinline_block_kernel(X):
+    offs = tl.arange(0, 8)
+    tl.store(X + offs, _noinline_helper(tl.load(X + offs), 2))
+
+
+def test_noinline_refuses_blocks_as_triton_does(device):
+    x = torch.zeros(8, dtype=torch.int32, device=device)
+    with pytest.raises(CompilationError, match="marked noinline, but was called with "
+                                               "non-scalar argument x"):
+        _noinline_block_kernel[(1,)](x)
+
+
+def test_helpers_and_constants_of_the_enclosing_function(device):
+    # As Triton's get_capture_scope: a kernel defined inside a function reads that function's
+    # variables it uses (a @jit helper and a constexpr defined beside it).
+    scale = tl.constexpr(3)
+
+    @triton.jit
+    def compare(x, y):
+        return tl.where(x < y, -1, tl.where(x == y, 0, 1))
+
+    @triton.jit
+    def kernel(X, Y, Z, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(Z + offs, compare(tl.load(X + offs), tl.load(Y + offs)) * scale)
+
+    x = torch.tensor([1, 5, 3, 8], dtype=torch.int32, device=device)
+    y = torch.tensor([2, 5, 1, 9], dtype=torch.int32, device=device)
+    z = torch.zeros(4, dtype=torch.int32, device=device)
+    kernel[(1,)](x, y, z, BLOCK=4)
+    assert z.tolist() == [-3, 0, 3, -3]
 
 
 @pytest.mark.parametrize("d", [3, 7])

@@ -206,6 +206,26 @@ def test_none_indexing_outer_product(m, n, device):
     np.testing.assert_array_equal(z.cpu().numpy(), np.outer(x, y))
 
 
+@triton.jit
+def _none_bound_slices_kernel(X, Z, M: tl.constexpr, NOTHING: tl.constexpr):
+    x = tl.load(X + tl.arange(0, M))
+    # Slices whose bounds are None (written, or a constexpr None) keep a dimension, as `:` does.
+    a = x[None, None:]
+    b = x[:None, NOTHING]
+    c = x[NOTHING, None:None:None]
+    tl.static_assert(a.shape[0] == 1 and a.shape[1] == M)
+    tl.static_assert(b.shape[0] == M and b.shape[1] == 1)
+    tl.static_assert(c.shape[0] == 1 and c.shape[1] == M)
+    tl.store(Z + offsets2(M, M), a * b + c)
+
+
+def test_slices_with_none_bounds(device):
+    x = data("float32", (8,), 3)
+    z = torch.empty((8, 8), dtype=torch.float32, device=device)
+    _none_bound_slices_kernel[(1,)](dev(x, device), z, M=8, NOTHING=None)
+    np.testing.assert_array_equal(z.cpu().numpy(), np.outer(x, x) + x[None, :])
+
+
 # --------------------------------------------------------------------------------------
 # reshape, view, ravel
 # --------------------------------------------------------------------------------------
@@ -367,6 +387,19 @@ def test_join_split_interleave(dtype, device):
     np.testing.assert_array_equal(a.cpu().numpy(), x)
     np.testing.assert_array_equal(b.cpu().numpy(), y)
     np.testing.assert_array_equal(i.cpu().numpy(), np.stack([x, y], axis=-1).ravel())
+
+
+@triton.jit
+def _interleave_scalars_kernel(a, b, Z):
+    z = tl.interleave(a, b)  # two scalars: their join, shape (2,)
+    tl.static_assert(z.shape[0] == 2 and len(z.shape) == 1)
+    tl.store(Z + tl.arange(0, 2), z)
+
+
+def test_interleave_scalars(device):
+    z = torch.zeros(2, dtype=torch.int32, device=device)
+    _interleave_scalars_kernel[(1,)](10, 20, z)
+    assert z.tolist() == [10, 20]
 
 
 @triton.jit

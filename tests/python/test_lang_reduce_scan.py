@@ -477,3 +477,49 @@ def test_histogram(n, bins, device):
     h = torch.zeros(bins, dtype=torch.int32, device=device)
     _histogram_kernel[(1,)](dev(x, device), h, N=n, BINS=bins)
     np.testing.assert_array_equal(host(h), np.bincount(x, minlength=bins))
+
+
+# --------------------------------------------------------------------------------------
+# tl.reduce and tl.associative_scan over three operands (Welford's mean, m2 and weight)
+# --------------------------------------------------------------------------------------
+@triton.jit
+def _welford_combine(mean_1, m2_1, weight_1, mean_2, m2_2, weight_2):
+    weight = weight_1 + weight_2
+    delta = mean_2 - mean_1
+    factor = tl.where(weight == 0.0, 0.0, weight_2 / weight)
+    return mean_1 + delta * factor, m2_1 + m2_2 + delta * delta * weight_1 * factor, weight
+
+
+@triton.jit
+def _add_three(a, b, c, d, e, f):
+    return a + d, b + e, c + f
+
+
+@triton.jit
+def _three_operand_kernel(X, MEAN, M2, WEIGHT, A, B, C, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(X + offs)
+    mean, m2, weight = tl.reduce((x, tl.zeros_like(x), tl.full(x.shape, 1.0, tl.float32)), 1,
+                                 _welford_combine)
+    tl.store(MEAN + tl.arange(0, M), mean)
+    tl.store(M2 + tl.arange(0, M), m2)
+    tl.store(WEIGHT + tl.arange(0, M), weight)
+    a, b, c = tl.associative_scan((x, x * 2, tl.full(x.shape, 1, tl.int32)), 1, _add_three)
+    tl.store(A + offs, a)
+    tl.store(B + offs, b)
+    tl.store(C + offs, c)
+
+
+def test_reduce_and_scan_over_three_operands(device):
+    m, n = 4, 32
+    x = torch.linspace(-3.0, 5.0, m * n, device=device).reshape(m, n) ** 2
+    mean, m2, weight = (torch.zeros(m, device=device) for _ in range(3))
+    a, b = torch.zeros_like(x), torch.zeros_like(x)
+    c = torch.zeros(m, n, dtype=torch.int32, device=device)
+    _three_operand_kernel[(1,)](x, mean, m2, weight, a, b, c, M=m, N=n)
+    torch.testing.assert_close(mean, x.mean(1))
+    torch.testing.assert_close(m2 / n, x.var(1, unbiased=False))
+    assert weight.tolist() == [float(n)] * m
+    torch.testing.assert_close(a, x.cumsum(1))
+    torch.testing.assert_close(b, 2 * x.cumsum(1))
+    assert torch.equal(c, torch.arange(1, n + 1, dtype=torch.int32, device=device).expand(m, n))

@@ -124,6 +124,8 @@ def test_dtype_lists_and_names():
     assert tl.bfloat16.is_standard_floating() and not tl.float8e5.is_standard_floating()
     assert (tl.float16.itemsize, tl.float64.itemsize, tl.int1.itemsize) == (2, 8, 0)
     assert tl.bfloat16.codegen_name() == "bfloat16" and tl.float16.codegen_name() == "float16"
+    for name in ("float16", "bfloat16", "float64", "int8", "uint32", "int1"):  # evaluable
+        assert repr(getattr(tl, name)) == f"triton.language.{name}"
     assert tl.float32.with_element_ty(tl.int8) == tl.int8
 
 

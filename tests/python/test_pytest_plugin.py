@@ -47,3 +47,52 @@ def test_without_the_plugin_triton_is_not_tcpu(tmp_path):
     result = run_pytest(tmp_path, "-k", "gelu")
     assert result.returncode != 0
     assert "No module named 'triton'" in result.stdout + result.stderr
+
+
+GPU_STAGE_TEST = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _copy(X, Y):
+    tl.store(Y, tl.load(X))
+
+
+def _launch():
+    x = torch.ones(1)
+    return _copy[(1,)](x, torch.zeros(1))
+
+
+def test_reads_ttgir():
+    kernel = _launch()
+    assert "ttgir" not in kernel.asm and "tl::" in kernel.asm["source"]
+    assert "ttg." in kernel.asm["ttgir"]
+
+
+def test_other_key_errors_still_fail():
+    _launch().asm["no such stage"]
+
+
+def test_cuda_device_of_a_cpu_tensor_is_a_no_op():
+    with torch.cuda.device(torch.zeros(1).device.index):  # None: no device, as documented
+        _launch()
+    if not torch.cuda.is_available():
+        try:
+            with torch.cuda.device(0):
+                raise AssertionError("entered a CUDA device without CUDA")
+        except RuntimeError:
+            pass
+'''
+
+
+def test_gpu_stages_skipped_with_the_reason_and_cuda_device_none(tmp_path):
+    (tmp_path / "test_stage.py").write_text(GPU_STAGE_TEST)
+    env = dict(os.environ, TCPU_CACHE_DIR=str(tmp_path / "cache"))
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p",
+                             "tcpu.pytest_plugin", "-rs", "test_stage.py"], env=env,
+                            capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert "1 failed, 1 passed, 1 skipped" in result.stdout, result.stdout + result.stderr
+    assert "Triton's GPU compiler stage 'ttgir' does not exist on the CPU" in result.stdout
+    assert "test_other_key_errors_still_fail" in result.stdout

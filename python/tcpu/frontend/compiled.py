@@ -12,6 +12,7 @@ from typing import Any
 
 from ..triton.language import core as tl
 from .arguments import allocation, classifier, extent, grid_dims
+from .errors import GPU_STAGES, GPUStageUnavailable
 
 
 @dataclass
@@ -36,6 +37,16 @@ class Param:
         dtype = (tl.pointer_type(tl.DTYPES_BY_NAME[name[1:]]) if name.startswith("*")
                  else tl.DTYPES_BY_NAME[name])
         return Param(r["name"], r["index"], dtype, r["readonly"], r["component"])
+
+
+class KernelAsm(dict):
+    """`kernel.asm`: tcpu's C++ under "source"; Triton's GPU stages raise GPUStageUnavailable
+    (a KeyError) saying why they are absent, any other name a plain KeyError."""
+
+    def __missing__(self, key: str) -> str:
+        if key in GPU_STAGES:
+            raise GPUStageUnavailable(key)
+        raise KeyError(key)
 
 
 @dataclass
@@ -70,7 +81,7 @@ class CompiledKernel:
 
     @property
     def asm(self) -> dict[str, str]:
-        return {"source": self.source}
+        return KernelAsm(source=self.source)
 
     def _init_handles(self) -> None:
         """Triton loads the module here; tcpu compiled it already."""

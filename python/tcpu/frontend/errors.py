@@ -95,6 +95,25 @@ class InternalError(RuntimeError):
         super().__init__(message)
 
 
+# The stages of Triton's GPU compilers that `kernel.asm` holds there.
+GPU_STAGES = ("ttir", "ttgir", "llir", "ptx", "cubin", "amdgcn", "hsaco", "source_ttir")
+
+
+class GPUStageUnavailable(KeyError):
+    """`kernel.asm[stage]` for one of Triton's GPU compiler stages (TTIR, TTGIR, its LLVM IR,
+    PTX, ...): tcpu compiles through C++, so no such text exists (`asm["source"]` is tcpu's).
+    A KeyError, as for any stage a backend lacks; `pytest -p tcpu.pytest_plugin` reports a test
+    that reads one as skipped, with this reason."""
+
+    def __init__(self, stage: str) -> None:
+        self.stage = stage
+        super().__init__(stage)
+
+    def __str__(self) -> str:
+        return (f"kernel.asm[{self.stage!r}]: Triton's GPU compiler stage {self.stage!r} does not "
+                "exist on the CPU (tcpu compiles through C++: kernel.asm['source'])")
+
+
 def node_location(node: ast.AST, filename: str, lines: list[str], line_offset: int,
                   col_offset: int) -> Location:
     """The user-file location of `node`, parsed from dedented source starting at line

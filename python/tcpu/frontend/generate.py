@@ -17,7 +17,7 @@ from ..triton.language import core as tl
 from . import cpp
 from .compiled import Param
 from .emitter import Emitter
-from .kernel_def import KernelDef
+from .kernel_def import KernelDef, capture_scope
 from .lowering import Lowerer
 from .ops.descriptors import TensorDescriptor
 from .values import Value
@@ -93,7 +93,7 @@ def generate(kernel: KernelDef, key_kinds: list[tuple[Any, ...]], constexprs: di
         elif kind[0] == "P" and kind[2]:
             emitter.line(f"{p.name} = static_cast<decltype({p.name})>("
                          f"__builtin_assume_aligned({p.name}, 16));")
-    lowerer.lower_function(source, kernel.fn.__globals__, bindings, is_kernel=True)
+    lowerer.lower_function(source, capture_scope(kernel.fn), bindings, is_kernel=True)
     every_written = "*" in lowerer.written_roots or all_mutable
     decls = []
     aliases = []

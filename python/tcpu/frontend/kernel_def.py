@@ -24,6 +24,15 @@ def _is_constexpr_annotation(annotation: Any) -> bool:
     return is_constexpr_annotation(annotation)  # a real Triton's tl.constexpr
 
 
+def capture_scope(fn: Callable[..., Any]) -> dict[str, Any]:
+    """The names a @jit function's body reads, as Triton's get_capture_scope: its module's
+    globals and, for a function defined inside another, the enclosing function's variables it
+    uses (a @jit helper defined beside the kernel in a test function)."""
+    if not fn.__closure__:
+        return fn.__globals__
+    return fn.__globals__ | inspect.getclosurevars(fn).nonlocals
+
+
 class KernelDef:
     """One @jit function: what it is (its function, parameters and constexprs), how it
     specializes (`do_not_specialize*`), how it compiles (`debug`), and the specializations

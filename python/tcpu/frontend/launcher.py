@@ -13,7 +13,7 @@ from .build.route import BuildOptions, build
 from .compiled import CompiledKernel
 from .foreign import to_tcpu
 from .kernel_def import KernelDef
-from .specialize import ArgumentError
+from .specialize import ArgumentError, triton_specialization
 
 
 def launch(jit: KernelDef, values: list[Any], grid: Any, options: dict[str, Any], warmup: bool
@@ -40,7 +40,8 @@ def launch(jit: KernelDef, values: list[Any], grid: Any, options: dict[str, Any]
         try:
             kind, lv = classify(v, name, i not in no_spec, i not in no_align)
         except ArgumentError as e:
-            raise TypeError(f"{jit.__name__}: {e}") from None
+            error = OverflowError if isinstance(e, OverflowError) else TypeError
+            raise error(f"{jit.__name__}: {e}") from None
         kinds.append(kind)
         launch_values.append(lv)
     # debug (TRITON_DEBUG) compiles every kernel bounds-checked, not only those that assert.
@@ -76,5 +77,8 @@ def launch(jit: KernelDef, values: list[Any], grid: Any, options: dict[str, Any]
 def _specialize(jit: KernelDef, key: Any, kinds: list[Any], debug: bool, all_mutable: bool
                 ) -> CompiledKernel:
     kernel = build(jit, kinds, BuildOptions.of(debug, all_mutable))
+    naming = getattr(jit, "repr", None)
+    if naming is not None:  # @triton.jit(repr=f): the specialization's name, as Triton's
+        kernel.name = naming(triton_specialization(jit.arg_names, kinds))
     jit.specializations[key] = kernel
     return kernel

@@ -34,6 +34,10 @@ class ArgumentError(TypeError):
     """A launch argument tcpu cannot pass (a CUDA tensor, an unsupported dtype, ...)."""
 
 
+class IntegerOverflow(ArgumentError, OverflowError):
+    """An int argument outside [-2**63, 2**64): Triton raises OverflowError for it."""
+
+
 @dataclass(frozen=True)
 class PointerArg:
     address: int
@@ -80,7 +84,7 @@ def int_kind(value: int, name: str) -> str:
         return "int64"
     if 0 <= value < 2**64:
         return "uint64"
-    raise ArgumentError(f"argument '{name}' = {value} does not fit 64 bits")
+    raise IntegerOverflow(f"argument '{name}' = {value} does not fit 64 bits")
 
 
 def arg_key(value: Any, name: str, specialize: bool, specialize_alignment: bool
@@ -108,3 +112,29 @@ def arg_key(value: Any, name: str, specialize: bool, specialize_alignment: bool
     raise ArgumentError(f"argument '{name}' is a {type(value).__name__} ({value!r}); kernels "
                         "take tensors and arrays (anything with data_ptr(), the array "
                         "interface or __dlpack__), ints, floats, bools and None")
+
+
+def triton_specialization(names: list[str], kinds: list[Any]) -> Any:
+    """What Triton hands a `@triton.jit(repr=...)` function: `signature` (each parameter's type
+    as Triton writes it: i32, u64, fp32, i1, *fp16, constexpr) and `constants` (the values of
+    constexpr parameters and of ints specialized to 1)."""
+    from types import SimpleNamespace
+
+    signature: dict[str, str] = {}
+    constants: dict[str, Any] = {}
+    for name, kind in zip(names, kinds):
+        tag = kind[0]
+        if tag == "c":
+            signature[name] = "constexpr"
+            constants[name] = kind[1]
+        elif tag == "i":
+            signature[name] = tl.DTYPES_BY_NAME[kind[1]].mangle()
+        elif tag == "f":
+            signature[name] = "fp32"
+        elif tag == "b":
+            signature[name] = "i1"
+        elif tag == "P":
+            signature[name] = "*" + tl.DTYPES_BY_NAME[kind[1]].mangle()
+        else:
+            signature[name] = "tensordesc"
+    return SimpleNamespace(signature=signature, constants=constants)

@@ -8,6 +8,7 @@ import math
 from . import knobs, language, runtime, testing
 from .language.core import constexpr
 from .runtime import Config, autotune, heuristics
+from .runtime._allocation import set_allocator
 from .runtime.errors import CompileTimeAssertionFailure, OutOfResources, TritonError
 from .runtime.jit import JITFunction, MockTensor, TensorWrapper, jit, reinterpret
 from ..frontend.errors import CompilationError
@@ -31,12 +32,4 @@ def next_power_of_2(n: int) -> int:
     return 1 if n <= 1 else 1 << (n - 1).bit_length()
 
 
-def set_allocator(allocator: object) -> None:
-    """Triton's scratch-memory allocator for TMA descriptors; tcpu kernels need none, so
-    the allocator is kept and never called."""
-    global _allocator
-    _allocator = allocator
-
-
-_allocator: object = None
 _ = math

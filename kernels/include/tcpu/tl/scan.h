@@ -1,6 +1,6 @@
 // Triton's operations that take a combine function: reduce (tl.reduce) and associative_scan
-// (tl.associative_scan), on one block or on two at once (Triton's tuples, e.g. a value and its
-// index), and the scans built on them, cumsum and cumprod.
+// (tl.associative_scan), on one block or on several at once (Triton's tuples, e.g. a value and
+// its index, or Welford's mean, m2 and weight), and the scans built on them, cumsum and cumprod.
 //
 // Two operands are held as two arrays, not an array of pairs, so the loops over them vectorize
 // like those over one; the combine function sees and returns scalars.
@@ -53,6 +53,20 @@ struct Lanes<std::pair<A, B>> {
   }
 };
 
+template <class... Ts>
+struct Lanes<std::tuple<Ts...>> {
+  std::tuple<Ts*...> p;
+  TL_INLINE std::tuple<Ts...> get(int k) const {
+    return std::apply(
+        [k](Ts*... q) __attribute__((always_inline)) { return std::tuple<Ts...>(q[k]...); }, p);
+  }
+  TL_INLINE void set(int k, const std::tuple<Ts...>& x) const {
+    [&]<std::size_t... I>(std::index_sequence<I...>) __attribute__((always_inline)) {
+      ((std::get<I>(p)[k] = std::get<I>(x)), ...);
+    }(std::index_sequence_for<Ts...>{});
+  }
+};
+
 // N values V of working storage.
 template <class V, int N>
 struct Store {
@@ -66,6 +80,18 @@ struct Store<std::pair<A, B>, N> {
   TL_INLINE Lanes<std::pair<A, B>> lanes() { return {a, b}; }
 };
 
+template <class T, int N>
+struct Lane {
+  alignas(64) T a[N];
+};
+template <class... Ts, int N>
+struct Store<std::tuple<Ts...>, N> {
+  std::tuple<Lane<Ts, N>...> lane;
+  TL_INLINE Lanes<std::tuple<Ts...>> lanes() {
+    return {std::apply([](Lane<Ts, N>&... l) { return std::tuple<Ts*...>(l.a...); }, lane)};
+  }
+};
+
 // What an operation on values V returns for the shape Sh: a block, or a std::pair of blocks
 // for two operands (built in place by the caller, so that it is returned without a copy).
 template <class V, class Sh>
@@ -77,6 +103,14 @@ template <class A, class B, class Sh>
 struct Result<std::pair<A, B>, Sh> {
   using type = std::pair<typename Result<A, Sh>::type, typename Result<B, Sh>::type>;
   static TL_INLINE Lanes<std::pair<A, B>> lanes(type& r) { return {r.first.v, r.second.v}; }
+};
+
+template <class... Ts, class Sh>
+struct Result<std::tuple<Ts...>, Sh> {
+  using type = std::tuple<typename Result<Ts, Sh>::type...>;
+  static TL_INLINE Lanes<std::tuple<Ts...>> lanes(type& r) {
+    return {std::apply([](auto&... b) { return std::tuple<Ts*...>(b.v...); }, r)};
+  }
 };
 
 // The user's combine function on values V, its result converted back to V (as Triton keeps
@@ -94,6 +128,19 @@ struct Combiner<std::pair<A, B>, F> {
   TL_INLINE std::pair<A, B> operator()(const std::pair<A, B>& x, const std::pair<A, B>& y) const {
     const auto r = f(x.first, x.second, y.first, y.second);
     return {static_cast<A>(std::get<0>(r)), static_cast<B>(std::get<1>(r))};
+  }
+};
+
+// Three or more operands: f(x0, x1, ..., y0, y1, ...), returning a std::tuple.
+template <class... Ts, class F>
+struct Combiner<std::tuple<Ts...>, F> {
+  const F& f;
+  TL_INLINE std::tuple<Ts...> operator()(const std::tuple<Ts...>& x,
+                                         const std::tuple<Ts...>& y) const {
+    const auto r = std::apply(f, std::tuple_cat(x, y));
+    return [&]<std::size_t... I>(std::index_sequence<I...>) __attribute__((always_inline)) {
+      return std::tuple<Ts...>(static_cast<Ts>(std::get<I>(r))...);
+    }(std::index_sequence_for<Ts...>{});
   }
 };
 
@@ -284,6 +331,20 @@ TL_INLINE auto scanAxis(R read, C combine) {
   return out;
 }
 
+// Any number of operands (as a std::tuple V): dense ones read in place, others evaluated first.
+template <class V, class G, class... Xs>
+TL_INLINE auto withReaderN(G g, const Xs&... xs) {
+  if ((dense(xs) && ...))
+    return g([&](int i, int j)
+                 __attribute__((always_inline)) { return V(get<true>(xs, i, j)...); });
+  const auto evaluated = std::make_tuple(eval(xs)...);
+  return g([&](int i, int j) __attribute__((always_inline)) {
+    return std::apply([&](const auto&... b)
+                          __attribute__((always_inline)) { return V(get<true>(b, i, j)...); },
+                      evaluated);
+  });
+}
+
 } // namespace detail
 
 // reduce<Axis>(x, combine), as tl.reduce(x, axis, combine_fn): combine(a, b) of two elements
@@ -297,6 +358,35 @@ TL_INLINE auto reduce(const X& x, F combine) {
   return detail::withReader<V>(x, [&](auto read) __attribute__((always_inline)) {
     return detail::foldAxis<V, Axis, shape_of<X>>(read, c);
   });
+}
+
+// reduceN<Axis>(combine, x, y, z, ...): tl.reduce over three or more blocks of one shape, as
+// reduce2 for two; combine(x0, y0, z0, ..., x1, y1, z1, ...) returns a std::tuple. Returns a
+// std::tuple of scalars or of 1-D blocks, in the operands' element types.
+template <int Axis, class F, Tensor... Xs>
+TL_INLINE auto reduceN(F combine, const Xs&... xs) {
+  using V = std::tuple<element_t<Xs>...>;
+  const detail::Combiner<V, F> c{combine};
+  return detail::withReaderN<V>(
+      [&](auto read) __attribute__((always_inline)) {
+        using S = shape_of<std::tuple_element_t<0, std::tuple<Xs...>>>;
+        return detail::foldAxis<V, Axis, S>(read, c);
+      },
+      xs...);
+}
+
+// associative_scanN<Axis, Reverse>(combine, x, y, z, ...): the scan of three or more blocks
+// together, combine as in reduceN; a std::tuple of blocks.
+template <int Axis, bool Reverse, class F, Tensor... Xs>
+TL_INLINE auto associative_scanN(F combine, const Xs&... xs) {
+  using V = std::tuple<element_t<Xs>...>;
+  const detail::Combiner<V, F> c{combine};
+  return detail::withReaderN<V>(
+      [&](auto read) __attribute__((always_inline)) {
+        using S = shape_of<std::tuple_element_t<0, std::tuple<Xs...>>>;
+        return detail::scanAxis<V, Axis, Reverse, S>(read, c);
+      },
+      xs...);
 }
 
 // reduce2<Axis>(x, y, combine): the reduction of two blocks of one shape together, as

@@ -15,7 +15,7 @@ from typing import Any
 from ...triton.language import core as tlc
 from .. import cpp
 from ..errors import CompilationError, UnsupportedError
-from ..kernel_def import KernelDef
+from ..kernel_def import KernelDef, capture_scope
 from ..ops import OPS
 from ..ops.arith import convert
 from ..ops.descriptors import TensorDescriptor
@@ -76,6 +76,9 @@ class Calls(LowererCore):
             classes = classes if isinstance(classes, tuple) else (classes,)
             kind = tlc.tensor if isinstance(unwrap(args[0]), Value) else tlc.tensor_descriptor
             return any(c is kind for c in classes)
+        if fn is builtins.hasattr and len(args) == 2 and isinstance(unwrap(args[0]), Value):
+            # Triton calls Python's hasattr on its tl.tensor: a block's attributes are known.
+            return self.tensor_has_attribute(unwrap(args[1]))
         if any(isinstance(unwrap(a), Value) for a in [*args, *kwargs.values()]):
             raise self.error(node, f"cannot call {getattr(fn, '__name__', fn)!r} with run-time "
                              "values (only @jit functions and triton.language builtins can be)")
@@ -119,11 +122,18 @@ class Calls(LowererCore):
         except TypeError as e:
             raise self.error(node, f"{fn.__name__}(): {e}") from None
         bound.apply_defaults()
+        if fn.noinline:  # as Triton's _check_fn_args: a noinline function takes no blocks
+            for name, value in bound.arguments.items():
+                value = unwrap(value)
+                if isinstance(value, Value) and value.shape:
+                    raise self.error(node, f"Function {fn.__name__} is marked noinline, but was "
+                                     f"called with non-scalar argument {name}:"
+                                     f"{value.type_text()}")
         # A helper's `tl.constexpr` annotations decide nothing: as in Triton's call_JitFunction,
         # what is compile-time is what the caller passes (a tensor given to an annotated
         # parameter is a tensor there; tutorial 06 passes offs_m so).
         bindings = {k: unwrap(v) for k, v in bound.arguments.items()}
-        result = self.lower_function(source, fn.fn.__globals__, bindings, is_kernel=False)
+        result = self.lower_function(source, capture_scope(fn.fn), bindings, is_kernel=False)
         return result
 
     def combine_lambda(self, node: ast.AST, fn: Any, dtypes: list[tlc.dtype]
@@ -144,7 +154,7 @@ class Calls(LowererCore):
             if len(outs) == 1:
                 ret = convert(outs[0], dtypes[0]).expr
             else:
-                ret = "std::make_pair(" + ", ".join(
+                ret = ("std::make_pair(" if len(outs) == 2 else "std::make_tuple(") + ", ".join(
                     convert(o, d).expr for o, d in zip(outs, dtypes)) + ")"
             self.emit.line(f"return {ret};")
         head = ", ".join(f"{cpp.ctype(d)} {p}" for p, d in zip(params, dtypes))

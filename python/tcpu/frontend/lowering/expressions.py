@@ -97,6 +97,10 @@ class Expressions(LowererCore):
         opname = _CMPOPS[type(node.ops[0])]
         a, b = unwrap(self._expr(node.left)), unwrap(self._expr(node.comparators[0]))
         if isinstance(a, Value) or isinstance(b, Value):
+            if isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+                # As Triton: the identity of the objects, a run-time value's too (a tensor
+                # argument `is not None`), known at compile time.
+                return tlc.constexpr((a is b) == isinstance(node.ops[0], ast.Is))
             if opname not in COMPARISONS:
                 raise self.error(node, f"'{opname}' needs compile-time operands")
             return binary(self.cx(node), opname, a, b)
@@ -160,12 +164,16 @@ class Expressions(LowererCore):
         out = v
         dim = 0
         for item in items:
-            if isinstance(item, ast.Constant) and item.value is None:
+            # As Triton: None inserts a dimension, a slice whose bounds are all None (written
+            # or not: `None:`, `:None`, a constexpr None) keeps one; the parts are evaluated.
+            if isinstance(item, ast.Slice):
+                bounds = [b for b in (item.lower, item.upper, item.step) if b is not None]
+                if all(unwrap(self._expr(b)) is None for b in bounds):
+                    dim += 1
+                    continue
+            elif unwrap(self._expr(item)) is None:
                 out = expand(self.cx(node), out, dim)
                 dim += 1
-            elif isinstance(item, ast.Slice) and item.lower is None and item.upper is None \
-                    and item.step is None:
-                dim += 1
-            else:
-                raise self.error(node, "unsupported tensor index: only None and ':' are allowed")
+                continue
+            raise self.error(node, "unsupported tensor index: only None and ':' are allowed")
         return out

@@ -39,6 +39,10 @@ def method_builtin(name: str) -> str:
 class Names(LowererCore):
     """`_expr_Name` and `_expr_Attribute`, and how a global is read."""
 
+    def tensor_has_attribute(self, attr: str) -> bool:
+        """`hasattr(x, attr)` for a run-time value x: what `x.attr` below resolves."""
+        return attr in TENSOR_PROPERTIES or attr in TENSOR_METHODS
+
     def _expr_Name(self, node: ast.Name) -> Any:
         return self._name(node.id, node)
 

@@ -198,7 +198,14 @@ def reduce(cx: OpContext, input: Any, axis: Any, combine_fn: Any, keep_dims: Any
         if cx.const(keep_dims, "keep_dims"):
             rs = tuple(keep(cx, r, vals[0], a) for r in rs)
         return rs
-    raise cx.unsupported(f"tl.reduce over {len(vals)} operands (1 or 2 are supported)")
+    # Three or more operands (Welford's mean, m2 and weight): a std::tuple of results.
+    together = cx.emit.bind("reduce", f"tl::reduceN<{tl_axis}>({lam}, "
+                            f"{', '.join(o[0] for o in operands)})")
+    rs = tuple(Value(_shaped(f"std::get<{k}>({together})", vals[0], shape), d, shape)
+               for k, d in enumerate(outs))
+    if cx.const(keep_dims, "keep_dims"):
+        rs = tuple(keep(cx, r, vals[0], a) for r in rs)
+    return rs
 
 
 def _scan_axis(cx: OpContext, v: Value, axis: Any) -> int:
@@ -249,7 +256,11 @@ def associative_scan(cx: OpContext, input: Any, axis: Any, combine_fn: Any,
                             f"{operands[1][0]}, {lam})")
         return tuple(cx.bind("scan", _unpermuted(vals[0], a, Value(f"{pair}.{h}", d)).expr, d,
                              shape) for h, d in (("first", outs[0]), ("second", outs[1])))
-    raise cx.unsupported(f"tl.associative_scan over {len(vals)} operands (1 or 2 are supported)")
+    together = cx.emit.bind("scan", f"tl::associative_scanN<{tl_axis}, {rev}>({lam}, "
+                            f"{', '.join(o[0] for o in operands)})")
+    return tuple(cx.bind("scan", _unpermuted(vals[0], a, Value(f"std::get<{k}>({together})",
+                                                                d)).expr, d, shape)
+                 for k, d in enumerate(outs))
 
 
 @op("sort")

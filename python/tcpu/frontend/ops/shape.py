@@ -206,7 +206,9 @@ def split(cx: OpContext, a: Any) -> tuple[Value, Value]:
 @op("interleave")
 def interleave(cx: OpContext, a: Any, b: Any) -> Value:
     x, y = cx.value(a), cx.value(b)
-    if x.dtype != y.dtype or x.shape != y.shape or not x.shape:
+    if not x.shape and not y.shape:
+        return join(cx, a, b)  # as Triton's: two scalars interleaved are their join, shape [2]
+    if x.dtype != y.dtype or x.shape != y.shape:
         raise cx.error(f"interleave: both blocks must have one dtype and shape, got "
                        f"{x.type_text()} and {y.type_text()}")
     shape = x.shape[:-1] + (2 * x.shape[-1],)

@@ -219,7 +219,8 @@ class dtype:
         return self.name
 
     def __repr__(self) -> str:
-        return f"triton.language.{self.name}"
+        # An expression that evaluates to this dtype, as Triton's: triton.language.float16.
+        return f"triton.language.{self.codegen_name()}"
 
     # Triton lets kernels write `x.dtype.element_ty` etc.; codegen-relevant helpers only.
     def to(self, *_args: Any, **_kwargs: Any) -> Any:

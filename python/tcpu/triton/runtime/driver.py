@@ -196,9 +196,10 @@ class CPUDriver:
     def get_active_torch_device(self):
         import torch  # only scripts that use torch pay for importing it
 
-        from . import torch_cpu_half, torch_cpu_streams
+        from . import torch_cpu_half, torch_cpu_streams, torch_cuda_device
 
         torch_cpu_streams.ensure(torch)  # torch.cpu.Stream & co. on PyTorch < 2.1
+        torch_cuda_device.ensure(torch)  # torch.cuda.device(None) a no-op, as documented
         torch_cpu_half.ensure(torch)  # fp16/bf16 references where torch lacks CPU kernels
         return torch.device("cpu")
 

@@ -50,6 +50,7 @@ class JITFunction(KernelDef, KernelInterface):
         KernelDef.__init__(self, fn, do_not_specialize=do_not_specialize,
                            do_not_specialize_on_alignment=do_not_specialize_on_alignment,
                            debug=debug, noinline=noinline, foreign=foreign)
+        self.repr = repr  # names each specialization (CompiledKernel.name), as in Triton
 
     @classmethod
     def of_triton(cls, kernel: Any) -> JITFunction:
