@@ -14,6 +14,9 @@ from ...frontend.foreign import definition_options, follow_src
 from ...frontend.kernel_def import KernelDef
 from ...frontend.launcher import launch
 from .interface import KernelInterface
+from .. import knobs
+from ..knobs import HookChain
+from .launch_hooks import hooks_wanted, launch_with_hooks
 
 # Launch options of Triton's backends: accepted at launch and ignored on the CPU (they shape
 # GPU code), except num_threads / num_cpu_threads (the worker count) and debug.
@@ -50,6 +53,9 @@ class JITFunction(KernelDef, KernelInterface):
         KernelDef.__init__(self, fn, do_not_specialize=do_not_specialize,
                            do_not_specialize_on_alignment=do_not_specialize_on_alignment,
                            debug=debug, noinline=noinline, foreign=foreign)
+        # Called with (grid, compiled kernel's metadata, {parameter: value}) when a launch hook
+        # (triton.profiler's) asks for the launch's metadata: its name, flops, bytes.
+        self.launch_metadata = launch_metadata
 
     @classmethod
     def of_triton(cls, kernel: Any) -> JITFunction:
@@ -69,7 +75,14 @@ class JITFunction(KernelDef, KernelInterface):
         return f"JITFunction({self.module}:{self.__qualname__})"
 
     def run(self, *args: Any, grid: Any, warmup: bool = False, **kwargs: Any) -> Any:
-        if not kwargs and len(args) == len(self.arg_names):
+        hooks = knobs.runtime  # looked up at each launch: fresh_knobs replaces it
+        enter, exit_ = hooks.launch_enter_hook, hooks.launch_exit_hook
+        if type(enter) is HookChain and type(exit_) is HookChain and not enter.calls \
+                and not exit_.calls:
+            hooked = False  # the common case, checked without a call: no hook is set
+        else:
+            hooked = not warmup and hooks_wanted()
+        if not kwargs and len(args) == len(self.arg_names) and not hooked:
             return launch(self, list(args), grid, {}, warmup)  # the common, fast case
         options = {k: kwargs.pop(k) for k in list(kwargs) if k not in self.arg_set
                    and (k in _GPU_OPTIONS or k in _CPU_OPTIONS)}
@@ -78,6 +91,8 @@ class JITFunction(KernelDef, KernelInterface):
                 raise TypeError(f"{self.__name__}() got an unexpected keyword argument '{k}'")
         _check_gpu_options(options)
         values = self.bind(args, kwargs)
+        if hooked:
+            return launch_with_hooks(self, values, grid, options, self.launch_metadata)
         return launch(self, values, grid, options, warmup)
 
     def warmup(self, *args: Any, grid: Any, **kwargs: Any) -> Any:
