@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
+from .flags import flags
+
+__all__ = ["disable_semantic", "enable_semantic", "enter_scope", "exit_scope", "flags", "record",
+           "scope"]
+
 _WHY = ("in-kernel profiling scopes need Triton's instrumentation backend, which rewrites GPU "
         "code; tcpu's profiler times whole launches (use proton.scope around them)")
 
