@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import math
 import pathlib
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -218,6 +220,17 @@ def test_the_viewer_derives_rates_and_prints_a_tree(tmp_path, capsys) -> None:
         proton_viewer.parse(["flops16"], path)
 
 
+def test_the_viewer_runs_as_a_module_under_python_m_tcpu(tmp_path) -> None:
+    proton.start(str(tmp_path / "cli"))
+    _launch_plain()
+    proton.finalize()
+    run = subprocess.run([sys.executable, "-m", "tcpu", "-m", "triton.profiler.viewer", "-m",
+                          "count", str(tmp_path / "cli.hatchet")],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[:2] == ["1.000 ROOT", "└─ 1.000 plain"]
+
+
 def test_launch_hooks_get_the_metadata_lazily() -> None:
     seen = []
     calls = []
@@ -275,7 +288,6 @@ def test_the_proton_command_profiles_a_script(tmp_path, capsys) -> None:
     script = tmp_path / "script.py"
     script.write_text("import torch, test_profiler\ntest_profiler._launch_plain()\n")
     from triton.profiler import proton as command
-    import sys
     sys.path.insert(0, str(pathlib.Path(__file__).parent))
     try:
         assert command.main(["-n", str(tmp_path / "cli"), str(script)]) == 0
