@@ -22,9 +22,9 @@ def _size(size: Any) -> tuple[int, ...]:
     return tuple(size) if isinstance(size, (tuple, list, torch.Size)) else (int(size),)
 
 
-class MXFP4Tensor:
-    """E2M1 values held one per uint8 (`data`): from float32 `data` (rounded to nearest, ties to
-    the even code, beyond 6 or Inf/NaN clamped to +-6), or empty of `size` until random()."""
+class _MXTensor:
+    """Codes of an MX format held as uint8 (`data`): converted from float32 `data`, or of
+    `size`, empty until random() fills them."""
 
     def __init__(self, data: torch.Tensor | None = None, size: Any = None,
                  device: Any = None) -> None:
@@ -38,6 +38,14 @@ class MXFP4Tensor:
             self.size = _size(size)
         else:
             raise ValueError("Either parameter data or size must be provided")
+
+    def _from_float(self, values: torch.Tensor) -> torch.Tensor:
+        raise NotImplementedError
+
+
+class MXFP4Tensor(_MXTensor):
+    """E2M1 values held one per uint8 (`data`): from float32 `data` (rounded to nearest, ties to
+    the even code, beyond 6 or Inf/NaN clamped to +-6), or empty of `size` until random()."""
 
     def random(self) -> MXFP4Tensor:
         """Every code equally likely (both zeros included)."""
@@ -90,23 +98,10 @@ class MXFP4Tensor:
         return data.narrow(dim, 0, int(original_shape[dim])).to(torch.uint8)
 
 
-class MXScaleTensor:
+class MXScaleTensor(_MXTensor):
     """E8M0 scales held as uint8 (`data`): from float32 `data` (floor of log2, clamped to the
     finite codes 0-254; values <= 0, Inf and NaN become the NaN code 255), or empty of `size`
     until random()."""
-
-    def __init__(self, data: torch.Tensor | None = None, size: Any = None,
-                 device: Any = None) -> None:
-        self.device = device
-        if data is not None:
-            if not isinstance(data, torch.Tensor):
-                raise AssertionError("Parameter data must be a torch tensor")
-            self.device = data.device
-            self.data = self._from_float(data)
-        elif size is not None:
-            self.size = _size(size)
-        else:
-            raise ValueError("Either parameter data or size must be provided")
 
     def random(self, low: float | None = None, high: float | None = None) -> MXScaleTensor:
         """Codes drawn uniformly between those of `low` and `high` (powers of two; default the
