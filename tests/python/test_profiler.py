@@ -264,6 +264,19 @@ def test_launch_hooks_get_the_metadata_lazily() -> None:
     assert torch.equal(x, torch.ones(16))
 
 
+def test_a_plain_function_assigned_as_the_launch_hook_is_called() -> None:
+    seen = []
+    saved = knobs.runtime.launch_enter_hook
+    knobs.runtime.launch_enter_hook = lambda md: seen.append(md.data["name"])
+    try:
+        _launch_plain()
+    finally:
+        knobs.runtime.launch_enter_hook = saved
+    assert seen == ["plain"]
+    _launch_plain()
+    assert seen == ["plain"]
+
+
 def test_disabled_and_gpu_only_requests_are_refused_by_name(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("TRITON_PROTON_DISABLE", "1")
     assert proton.start(str(tmp_path / "off")) is None

@@ -15,7 +15,6 @@ from ...frontend.kernel_def import KernelDef
 from ...frontend.launcher import launch
 from .interface import KernelInterface
 from .. import knobs
-from ..knobs import HookChain
 from .launch_hooks import hooks_wanted, launch_with_hooks
 
 # Launch options of Triton's backends: accepted at launch and ignored on the CPU (they shape
@@ -76,12 +75,11 @@ class JITFunction(KernelDef, KernelInterface):
 
     def run(self, *args: Any, grid: Any, warmup: bool = False, **kwargs: Any) -> Any:
         hooks = knobs.runtime  # looked up at each launch: fresh_knobs replaces it
-        enter, exit_ = hooks.launch_enter_hook, hooks.launch_exit_hook
-        if type(enter) is HookChain and type(exit_) is HookChain and not enter.calls \
-                and not exit_.calls:
-            hooked = False  # the common case, checked without a call: no hook is set
-        else:
-            hooked = not warmup and hooks_wanted()
+        try:  # the common case, checked without a call: two empty chains
+            hooked = bool(hooks.launch_enter_hook.calls or hooks.launch_exit_hook.calls)
+        except AttributeError:  # a plain function (or None) assigned in place of a chain
+            hooked = hooks_wanted()
+        hooked = hooked and not warmup
         if not kwargs and len(args) == len(self.arg_names) and not hooked:
             return launch(self, list(args), grid, {}, warmup)  # the common, fast case
         options = {k: kwargs.pop(k) for k in list(kwargs) if k not in self.arg_set
