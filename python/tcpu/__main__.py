@@ -26,7 +26,12 @@ def main(argv: list[str]) -> int:
             print("python3 -m tcpu -m: a module name is required", file=sys.stderr)
             return 2
         sys.argv = argv[1:]
-        runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+        # `triton.x` is run as the module it is aliased to (`-m triton.profiler.viewer`): runpy
+        # runs a module's code from its own file, which the alias does not have.
+        module = argv[1]
+        if module == "triton" or module.startswith("triton."):
+            module = "tcpu." + module
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
         return 0
     sys.argv = list(argv)
     runpy.run_path(argv[0], run_name="__main__")

@@ -11,16 +11,9 @@ TCPU_REAL_TRITON_PYTHON names. Skipped, saying so, where none has Triton 3.6."""
 
 from __future__ import annotations
 
-import json
-import os
-import pathlib
-import subprocess
-import sys
-
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-TRITON_VERSION = "3.6"
+from real_triton import run_json
 
 # Run by the interpreter with the real Triton; prints its names as JSON.
 _ENUMERATE = r"""
@@ -113,33 +106,9 @@ REFUSED: dict[str, dict[str, str]] = {
 }
 
 
-def _candidates() -> list[str]:
-    explicit = os.environ.get("TCPU_REAL_TRITON_PYTHON")
-    found = [explicit] if explicit else []
-    return found + [sys.executable, str(ROOT / ".venv" / "bin" / "python")]
-
-
 @pytest.fixture(scope="module")
 def real_names() -> dict:
-    tried = []
-    for python in _candidates():
-        if not os.path.exists(python):
-            continue
-        env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-        run = subprocess.run([python, "-c", _ENUMERATE], capture_output=True, text=True,
-                             env=env, cwd="/", timeout=120)
-        if run.returncode != 0:
-            tried.append(f"{python}: no triton ({run.stderr.strip().splitlines()[-1:]})")
-            continue
-        names = json.loads(run.stdout)
-        if "tcpu" in pathlib.Path(names["file"]).parts:
-            tried.append(f"{python}: its triton is tcpu's")
-        elif not names["version"].startswith(TRITON_VERSION):
-            tried.append(f"{python}: Triton {names['version']}, REFUSED is for {TRITON_VERSION}")
-        else:
-            return names
-    pytest.skip(f"needs a real Triton {TRITON_VERSION} (tried: {'; '.join(tried) or 'none'}); "
-                "set TCPU_REAL_TRITON_PYTHON to an interpreter that has it")
+    return run_json(_ENUMERATE)
 
 
 def _tcpu_status() -> dict[str, object]:

@@ -15,9 +15,12 @@ Knobs with a meaning on tcpu:
   interpreter: setting it later changes nothing in this process);
 - `autotuning.cache` / `autotuning.print` are `TRITON_CACHE_AUTOTUNING` /
   `TRITON_PRINT_AUTOTUNING`, which tcpu's autotuner reads.
+- `runtime.launch_enter_hook` / `runtime.launch_exit_hook` are called around each launch of a
+  @triton.jit kernel, as Triton calls them (triton.profiler registers itself there), and
+  `proton.disable` turns triton.profiler's start() into nothing, as in Triton.
 Every other knob belongs to Triton's GPU compilers and tools (ptxas, AMD buffer ops, IR dumps
-and overrides, the redis cache, proton, the hooks called around GPU launches): it is kept and
-read back as a value, and changes nothing on tcpu. Each knob set's docstring says which of its
+and overrides, the redis cache, the other hooks): it is kept and read back as a value, and
+changes nothing on tcpu. Each knob set's docstring says which of its
 knobs are such values."""
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Generator, Optional, TypeVar
+from typing import Any, Callable, Generator, Generic, Optional, TypeVar
 
 from .. import _environment as environment
 
@@ -224,20 +227,46 @@ class cache_knobs(base_knobs):
     remote_manager_class = env_opt_str("TRITON_REMOTE_CACHE_BACKEND")
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class HookChain(Generic[F]):
+    """Hooks of one kind called in the order they were added (or the reverse: the exit hooks,
+    so that the first to enter is the last to exit), as Triton's `knobs.HookChain`."""
+
+    def __init__(self, reversed: bool = False) -> None:
+        self.calls: list[F] = []
+        self.reversed = reversed
+
+    def add(self, func: F) -> None:
+        if func not in self.calls:
+            self.calls.append(func)
+
+    def remove(self, func: F) -> None:
+        if func in self.calls:
+            self.calls.remove(func)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        for call in (reversed(self.calls) if self.reversed else list(self.calls)):
+            call(*args, **kwargs)
+
+
 class runtime_knobs(base_knobs):
     """`debug` is TRITON_DEBUG and `interpret` TRITON_INTERPRET (see the module's docstring).
-    `override_arch` and the hooks (`launch_enter_hook`, `launch_exit_hook`,
-    `kernel_load_start_hook`, `kernel_load_end_hook`, `jit_cache_hook`,
-    `jit_post_compile_hook`, `add_stages_inspection_hook`) are values that change nothing:
-    tcpu calls no hook."""
+    `launch_enter_hook` and `launch_exit_hook` are called with the launch's metadata (a
+    triton.compiler.LazyDict: the kernel's name, and what its `launch_metadata` function
+    gives) right before and right after each launch of a @triton.jit kernel; a plain function
+    assigned instead of the chain is called too. `override_arch` and the other hooks
+    (`kernel_load_start_hook`, `kernel_load_end_hook`, `jit_cache_hook`,
+    `jit_post_compile_hook`, `add_stages_inspection_hook`) are values that change nothing."""
 
     interpret = env_bool("TRITON_INTERPRET")
     debug = env_bool("TRITON_DEBUG")  # as launches read it: environment.triton_flag
     override_arch = env_opt_str("TRITON_OVERRIDE_ARCH")
-    launch_enter_hook: Any = None
-    launch_exit_hook: Any = None
-    kernel_load_start_hook: Any = None
-    kernel_load_end_hook: Any = None
+    launch_enter_hook: Any = HookChain()
+    launch_exit_hook: Any = HookChain(reversed=True)
+    kernel_load_start_hook: Any = HookChain()
+    kernel_load_end_hook: Any = HookChain(reversed=True)
     jit_cache_hook: Any = None
     jit_post_compile_hook: Any = None
     add_stages_inspection_hook: Any = None
@@ -328,7 +357,9 @@ class amd_knobs(base_knobs):
 
 
 class proton_knobs(base_knobs):
-    """Triton's GPU profiler's switches: values that change nothing on tcpu."""
+    """Triton's profiler's switches: `disable` (TRITON_PROTON_DISABLE) makes
+    triton.profiler.start() do nothing, as in Triton; the others (CUPTI's library, NVTX ranges)
+    are values that change nothing on tcpu."""
 
     disable = env_bool("TRITON_PROTON_DISABLE")
     cupti_lib_dir = env_opt_str("TRITON_CUPTI_LIB_PATH")

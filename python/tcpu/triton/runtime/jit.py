@@ -14,6 +14,8 @@ from ...frontend.foreign import definition_options, follow_src
 from ...frontend.kernel_def import KernelDef
 from ...frontend.launcher import launch
 from .interface import KernelInterface
+from .. import knobs
+from .launch_hooks import hooks_wanted, launch_with_hooks
 
 # Launch options of Triton's backends: accepted at launch and ignored on the CPU (they shape
 # GPU code), except num_threads / num_cpu_threads (the worker count) and debug.
@@ -51,6 +53,9 @@ class JITFunction(KernelDef, KernelInterface):
                            do_not_specialize_on_alignment=do_not_specialize_on_alignment,
                            debug=debug, noinline=noinline, foreign=foreign)
         self.repr = repr  # names each specialization (CompiledKernel.name), as in Triton
+        # Called with (grid, compiled kernel's metadata, {parameter: value}) when a launch hook
+        # (triton.profiler's) asks for the launch's metadata: its name, flops, bytes.
+        self.launch_metadata = launch_metadata
 
     @classmethod
     def of_triton(cls, kernel: Any) -> JITFunction:
@@ -70,7 +75,13 @@ class JITFunction(KernelDef, KernelInterface):
         return f"JITFunction({self.module}:{self.__qualname__})"
 
     def run(self, *args: Any, grid: Any, warmup: bool = False, **kwargs: Any) -> Any:
-        if not kwargs and len(args) == len(self.arg_names):
+        hooks = knobs.runtime  # looked up at each launch: fresh_knobs replaces it
+        try:  # the common case, checked without a call: two empty chains
+            hooked = bool(hooks.launch_enter_hook.calls or hooks.launch_exit_hook.calls)
+        except AttributeError:  # a plain function (or None) assigned in place of a chain
+            hooked = hooks_wanted()
+        hooked = hooked and not warmup
+        if not kwargs and len(args) == len(self.arg_names) and not hooked:
             return launch(self, list(args), grid, {}, warmup)  # the common, fast case
         options = {k: kwargs.pop(k) for k in list(kwargs) if k not in self.arg_set
                    and (k in _GPU_OPTIONS or k in _CPU_OPTIONS)}
@@ -79,6 +90,8 @@ class JITFunction(KernelDef, KernelInterface):
                 raise TypeError(f"{self.__name__}() got an unexpected keyword argument '{k}'")
         _check_gpu_options(options)
         values = self.bind(args, kwargs)
+        if hooked:
+            return launch_with_hooks(self, values, grid, options, self.launch_metadata)
         return launch(self, values, grid, options, warmup)
 
     def warmup(self, *args: Any, grid: Any, **kwargs: Any) -> Any:

@@ -1,1 +1,2 @@
-"""``triton.tools`` on tcpu: the host-side tensor descriptor."""
+"""``triton.tools`` on tcpu: the host-side tensor descriptor and the microscaling (MX) formats'
+host tensors (mxfp)."""
