@@ -145,7 +145,8 @@ def test_tcpu_run_exits_130_on_ctrl_c(tmp_path):
     source.write_text(ENDLESS_CPP)
     env = dict(os.environ, TCPU_CACHE_DIR=str(tmp_path / "cache"))
     proc = subprocess.Popen([str(tcpu_cli()), "run", str(source), "--kernel", "endless",
-                             "--grid", "4,1,1", "--arg", "zeros:4", "--arg", "1.0"],
+                             "--signature", "*fp32, fp32", "--grid", "4,1,1", "--arg", "zeros:4",
+                             "--arg", "1.0"],
                             text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
         line = proc.stderr.readline()  # compiles first: no timeout needed until the launch
