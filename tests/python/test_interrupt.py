@@ -152,7 +152,9 @@ def test_tcpu_run_exits_130_on_ctrl_c(tmp_path):
         line = proc.stderr.readline()  # compiles first: no timeout needed until the launch
         assert line.strip() == "started", line + proc.stderr.read()[-3000:]
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=BOUND_S + 30)
+        proc.wait(timeout=BOUND_S + 30)
+        # Read through the text wrappers (communicate() would miss what readline() buffered).
+        out, err = proc.stdout.read(), proc.stderr.read()
     finally:
         if proc.poll() is None:
             proc.kill()

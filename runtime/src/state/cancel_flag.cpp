@@ -9,7 +9,9 @@
 
 // Plain int for C callers and for kernels, which read it with a volatile load; the runtime
 // changes it only through std::atomic_ref.
-extern "C" TCPU_API int tcpuKernelCancelPending = 0;
+extern "C" {
+TCPU_API int tcpuKernelCancelPending = 0;
+}
 
 namespace tcpu::detail {
 namespace {
