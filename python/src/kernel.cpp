@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "errors.hpp"
+#include "interrupt.hpp"
 
 namespace py = pybind11;
 
@@ -99,16 +100,26 @@ void Kernel::launch(py::handle gx, py::handle gy, py::handle gz, py::handle numT
     pointers[i] = &values[i];
   }
   // The count guards against a kernel that changed under us; threads > 0 applies to this launch
-  // only.
-  void* extra[] = {TCPU_LAUNCH_PARAM_COUNT, reinterpret_cast<void*>(uintptr_t{count}),
-                   threads > 0 ? TCPU_LAUNCH_PARAM_NUM_THREADS : TCPU_LAUNCH_PARAM_END,
-                   reinterpret_cast<void*>(uintptr_t{threads}), TCPU_LAUNCH_PARAM_END};
+  // only; the cancel flag makes Ctrl-C stop it.
+  InterruptibleLaunch interruptible;
+  void* extra[7] = {TCPU_LAUNCH_PARAM_COUNT, reinterpret_cast<void*>(uintptr_t{count})};
+  size_t keys = 2;
+  if (threads > 0) {
+    extra[keys++] = TCPU_LAUNCH_PARAM_NUM_THREADS;
+    extra[keys++] = reinterpret_cast<void*>(uintptr_t{threads});
+  }
+  if (interruptible.flag()) {
+    extra[keys++] = TCPU_LAUNCH_PARAM_CANCEL_FLAG;
+    extra[keys++] = interruptible.flag();
+  }
+  extra[keys] = TCPU_LAUNCH_PARAM_END;
   tcpuResult result = TCPU_SUCCESS;
   {
     py::gil_scoped_release unlocked;
     result = tcpuLaunchKernel(function_, grid[0], grid[1], grid[2], 1, 1, 1, 0, nullptr, pointers,
                               extra);
   }
+  interruptible.raiseIfInterrupted(result);
   if (result != TCPU_SUCCESS) throwLastError(result, "kernel '" + name_ + "'");
 }
 

@@ -324,7 +324,8 @@ TEST(ErrorNames, EveryResultHasANameAndAString) {
                           TCPU_ERROR_HOST_MEMORY_NOT_REGISTERED,
                           TCPU_ERROR_LAUNCH_FAILED,
                           TCPU_ERROR_NOT_SUPPORTED,
-                          TCPU_ERROR_UNKNOWN}) {
+                          TCPU_ERROR_UNKNOWN,
+                          TCPU_ERROR_CANCELLED}) {
     const char* name = nullptr;
     const char* text = nullptr;
     ASSERT_EQ(tcpuGetErrorName(code, &name), TCPU_SUCCESS);

@@ -48,6 +48,8 @@ llvm::orc::SymbolMap runtimeServices(llvm::orc::LLJIT& jit) {
       {jit.mangleAndIntern("tcpuKernelFindBuffer"), entry(&tcpuKernelFindBuffer)},
       {jit.mangleAndIntern("tcpuKernelEnterProgram"), entry(&tcpuKernelEnterProgram)},
       {jit.mangleAndIntern("tcpuKernelReportAccess"), entry(&tcpuKernelReportAccess)},
+      {jit.mangleAndIntern("tcpuKernelCancelPending"), entry(&tcpuKernelCancelPending)},
+      {jit.mangleAndIntern("tcpuKernelCancelled"), entry(&tcpuKernelCancelled)},
   };
 }
 

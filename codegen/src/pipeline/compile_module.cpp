@@ -1,6 +1,7 @@
 #include "pipeline/compile_module.hpp"
 
 #include "ir/bounds_check.hpp"
+#include "pipeline/cancel_checks.hpp"
 #include "pipeline/code_generation.hpp"
 #include "pipeline/kernel_module.hpp"
 #include "pipeline/retarget.hpp"
@@ -51,6 +52,7 @@ Status compileInto(const CompileRequest& request, CompiledModule& result) {
   steps.lowering = [&](llvm::Module& optimized) -> Status {
     // After optimization, so that the checks guard the vectorized accesses that run.
     if (request.options.checkBounds) instrumentBoundsChecks(optimized, result.kernels);
+    insertCancelChecks(optimized);
     lowerMathToSleef(optimized, isa, request.options.mathUlp);
     if (Status supported = checkTargetIntrinsics(optimized, constants); !supported.ok())
       return Status(supported.code(), concat(request.name, ": ", supported.message()));

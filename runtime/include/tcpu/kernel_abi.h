@@ -183,6 +183,18 @@ TCPU_API void tcpuKernelEnterProgram(uint32_t x, uint32_t y, uint32_t z);
  * Outside a launch, it is written to stderr. The process goes on. */
 TCPU_API void tcpuKernelReportAccess(const tcpuAccessRecord* record);
 
+/*
+ * Cancellation (tcpuCancelFlag in tcpu.h): codegen makes every loop whose trip count it cannot
+ * bound check, at its back-edge, whether the launch was cancelled, so that an endless program
+ * ends too. The check costs a load and a branch: tcpuKernelCancelPending is the number of raised
+ * cancel flags in the process, nearly always 0; only while it is not does the kernel ask
+ * tcpuKernelCancelled whether the flag is its own launch's.
+ */
+TCPU_API extern int tcpuKernelCancelPending;
+
+/* Nonzero when the launch running this program was cancelled: the kernel returns at once. */
+TCPU_API int tcpuKernelCancelled(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -53,6 +53,9 @@ typedef enum tcpuResult {
   TCPU_ERROR_LAUNCH_FAILED = 719,
   TCPU_ERROR_NOT_SUPPORTED = 801,
   TCPU_ERROR_UNKNOWN = 999,
+  /* tcpu's own: the launch's cancel flag was raised (TCPU_LAUNCH_PARAM_CANCEL_FLAG); programs
+     not yet started were skipped, running ones stopped at a loop back-edge */
+  TCPU_ERROR_CANCELLED = 1000,
   /* Gives the enum an int range, so any int a C caller passes is a valid value to check. */
   TCPU_RESULT_MAX_ENUM = 0x7fffffff
 } tcpuResult;
@@ -324,6 +327,25 @@ TCPU_API tcpuResult tcpuStreamWaitEvent(tcpuStream stream, tcpuEvent event, unsi
 /* tcpu's own: the next entry is the number of worker threads for this launch only, as
  * (void*)(uintptr_t)n with n >= 1 (ahead-of-time kernels compiled with --num-threads use it). */
 #define TCPU_LAUNCH_PARAM_NUM_THREADS ((void*)0x101)
+/* tcpu's own: the next entry is a tcpuCancelFlag* that can cancel this launch (below). */
+#define TCPU_LAUNCH_PARAM_CANCEL_FLAG ((void*)0x102)
+
+/* Cancels launches from another thread or a signal handler (Ctrl-C). Zero-initialize it, pass
+ * it with TCPU_LAUNCH_PARAM_CANCEL_FLAG, and change it only through the two calls below (the
+ * runtime counts raised flags, so that kernels look at their launch's flag only while some flag
+ * is raised). Once raised, the launch skips the programs it has not started, its running
+ * programs stop at their next loop back-edge (kernels compiled by this version of codegen
+ * check there), and it returns TCPU_ERROR_CANCELLED; so does a launch whose flag is raised
+ * before it starts or while it ends. A flag may serve many launches, one after the other or at
+ * once; on a stream it must live until the launch has run. */
+typedef struct tcpuCancelFlag {
+  int state; /* nonzero: raised */
+} tcpuCancelFlag;
+/* Raises the flag; raising a raised flag does nothing. Async-signal-safe (lock-free atomics
+ * only), so a SIGINT handler may call it. */
+TCPU_API void tcpuCancelFlagRaise(tcpuCancelFlag* flag);
+/* Lowers the flag, so that its next launch runs. Async-signal-safe. */
+TCPU_API void tcpuCancelFlagLower(tcpuCancelFlag* flag);
 
 /* Largest sharedMemBytes accepted. */
 #define TCPU_MAX_SCRATCH_BYTES (64u << 20)

@@ -20,6 +20,7 @@ struct ExtraOptions {
   bool hasCount = false;
   uintptr_t count = 0;
   int numThreads = 0; // 0: the runtime's setting
+  const tcpuCancelFlag* cancel = nullptr;
 };
 
 // Far above any core count; a larger value is a caller's mistake, not a request.
@@ -47,6 +48,8 @@ Status parseExtra(void** extra, ExtraOptions& options, const std::string& kernel
                              " is not a thread count for TCPU_LAUNCH_PARAM_NUM_THREADS (1 to ",
                              kMaxLaunchThreads, ")"));
       options.numThreads = static_cast<int>(threads);
+    } else if (key == TCPU_LAUNCH_PARAM_CANCEL_FLAG) {
+      options.cancel = static_cast<const tcpuCancelFlag*>(value);
     } else {
       return Status(TCPU_ERROR_INVALID_VALUE, concat("kernel '", kernel, "': extra[", i, "]=", key,
                                                      " is not a TCPU_LAUNCH_PARAM_* key"));
@@ -180,7 +183,8 @@ Status CpuBackend::launch(const std::shared_ptr<Function>& function, unsigned gr
                   .grid = {gridDimX, gridDimY, gridDimZ},
                   .programs = programs,
                   .scratchBytes = sharedMemBytes,
-                  .kernel = function->desc};
+                  .kernel = function->desc,
+                  .cancel = options.cancel};
   LaunchSettings settings = state.settings.launchSettings().forKernel(function->flags());
   if (options.numThreads > 0) settings.numThreads = options.numThreads;
   if (!stream) {

@@ -7,6 +7,7 @@
 
 #include "backend/image_kind.hpp"
 #include "cuda/ptx_image.hpp"
+#include "state/cancel_flag.hpp"
 
 namespace tcpu::detail {
 namespace {
@@ -254,6 +255,11 @@ Status CudaContext::launch(const std::shared_ptr<Function>& launchedFunction, un
         packed = true;
         cudaExtra.push_back(extra[i]);
         cudaExtra.push_back(extra[i + 1]);
+      } else if (extra[i] == TCPU_LAUNCH_PARAM_CANCEL_FLAG) {
+        // A GPU kernel cannot be stopped once queued: only a flag raised before it is heeded.
+        if (cancelRaised(static_cast<const tcpuCancelFlag*>(extra[i + 1])))
+          return Status(TCPU_ERROR_CANCELLED,
+                        concat("kernel '", function.name, "': its cancel flag was raised"));
       } else if (extra[i] != TCPU_LAUNCH_PARAM_NUM_THREADS) { // CPU workers: nothing on a GPU
         return Status(TCPU_ERROR_INVALID_VALUE,
                       concat("kernel '", function.name, "': extra[", i, "]=", extra[i],

@@ -9,6 +9,7 @@
 
 #include "launch/crash_report.hpp"
 #include "launch/kernel_services.hpp"
+#include "state/cancel_flag.hpp"
 
 namespace tcpu::detail {
 namespace {
@@ -23,8 +24,10 @@ ScratchBuffer allocateScratch(uint32_t bytes) {
   return ScratchBuffer(std::aligned_alloc(64, (bytes + 63u) & ~63u));
 }
 
-// False when the scratch area could not be allocated (the range did not run).
+// False when the scratch area could not be allocated (the range did not run). A cancelled
+// launch's ranges are skipped (true: nothing failed).
 bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end, KernelFailures& failures) {
+  if (cancelRaised(launch.cancel)) return true;
   // Each worker keeps one scratch buffer and reuses it across launches. A
   // launch made from inside a kernel (nested) must not replace the buffer
   // its caller is using, so it gets one of its own.
@@ -47,7 +50,7 @@ bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end, KernelFail
     if (!frame.scratch) return false;
     frame.scratchBytes = launch.scratchBytes;
   }
-  const LaunchScope scope(failures, launch.kernel, frame.grid, begin, end);
+  const LaunchScope scope(failures, launch.kernel, frame.grid, begin, end, launch.cancel);
   ++depth;
   launch.entry(launch.params, begin, end, &frame);
   --depth;
@@ -60,9 +63,22 @@ Status scratchFailure(const GridLaunch& launch) {
                        " of scratch for a worker thread"));
 }
 
+Status runPrograms(const GridLaunch& launch, const LaunchSettings& settings);
+
 } // namespace
 
 Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
+  Status status = runPrograms(launch, settings);
+  // Checked after the programs, so that a flag raised while the last ones ran is not lost.
+  if (cancelRaised(launch.cancel))
+    return Status(TCPU_ERROR_CANCELLED, "cancelled: its cancel flag was raised");
+  return status;
+}
+
+namespace {
+
+// The programs of runGrid, over the worker threads.
+Status runPrograms(const GridLaunch& launch, const LaunchSettings& settings) {
   installCrashReport(); // once; afterwards one load of a flag
   const uint64_t programs = launch.programs;
   KernelFailures failures;
@@ -129,5 +145,7 @@ Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
   }
   return failed.load() ? scratchFailure(launch) : failures.status();
 }
+
+} // namespace
 
 } // namespace tcpu::detail

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "state/cancel_flag.hpp"
 #include "tcpu/kernel_abi.h"
 
 namespace tcpu::detail {
@@ -150,8 +151,10 @@ void reportFailure(tcpuResult code, std::string message) {
 }
 
 LaunchScope::LaunchScope(KernelFailures& failures, const tcpuKernelDesc* kernel,
-                         const uint32_t (&grid)[3], uint64_t begin, uint64_t end)
-    : context_{&failures, kernel, {grid[0], grid[1], grid[2]}, begin, end, {0, 0, 0}, false},
+                         const uint32_t (&grid)[3], uint64_t begin, uint64_t end,
+                         const tcpuCancelFlag* cancel)
+    : context_{&failures, kernel, {grid[0], grid[1], grid[2]}, begin, end, {0, 0, 0},
+               false,     cancel},
       previous_(runningLaunch) {
   runningLaunch = &context_;
 }
@@ -160,6 +163,11 @@ LaunchScope::~LaunchScope() {
 }
 
 } // namespace tcpu::detail
+
+extern "C" TCPU_API int tcpuKernelCancelled(void) {
+  const tcpu::detail::LaunchContext* launch = tcpu::detail::currentLaunch();
+  return launch && tcpu::detail::cancelRaised(launch->cancel) ? 1 : 0;
+}
 
 extern "C" TCPU_API void tcpuKernelPrint(const tcpuPrintRecord* record) {
   if (!record) return;

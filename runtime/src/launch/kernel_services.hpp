@@ -11,6 +11,7 @@
 
 #include "tcpu/kernel_abi.h"
 #include "tcpu/status.hpp"
+#include "tcpu/tcpu.h"
 
 namespace tcpu::detail {
 
@@ -32,9 +33,10 @@ struct LaunchContext {
   KernelFailures* failures;
   const tcpuKernelDesc* kernel; // for naming parameters in reports
   uint32_t grid[3];
-  uint64_t begin, end; // the programs of the running entry call (linear indices)
-  uint32_t program[3]; // set by bounds-checked kernels as each program starts,
-  bool programKnown;   // and then true
+  uint64_t begin, end;          // the programs of the running entry call (linear indices)
+  uint32_t program[3];          // set by bounds-checked kernels as each program starts,
+  bool programKnown;            // and then true
+  const tcpuCancelFlag* cancel; // the launch's cancel flag, or null
 };
 
 // The running launch on this thread, or null outside launches.
@@ -49,7 +51,7 @@ void reportFailure(tcpuResult code, std::string message);
 class LaunchScope {
 public:
   LaunchScope(KernelFailures& failures, const tcpuKernelDesc* kernel, const uint32_t (&grid)[3],
-              uint64_t begin, uint64_t end);
+              uint64_t begin, uint64_t end, const tcpuCancelFlag* cancel);
   ~LaunchScope();
   LaunchScope(const LaunchScope&) = delete;
   LaunchScope& operator=(const LaunchScope&) = delete;

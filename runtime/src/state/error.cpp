@@ -42,6 +42,7 @@ constexpr ResultText kResultTexts[] = {
     {TCPU_ERROR_LAUNCH_FAILED, "TCPU_ERROR_LAUNCH_FAILED", "kernel launch failed"},
     {TCPU_ERROR_NOT_SUPPORTED, "TCPU_ERROR_NOT_SUPPORTED", "operation not supported"},
     {TCPU_ERROR_UNKNOWN, "TCPU_ERROR_UNKNOWN", "unknown error"},
+    {TCPU_ERROR_CANCELLED, "TCPU_ERROR_CANCELLED", "the launch was cancelled"},
 };
 
 const ResultText* findResult(tcpuResult code) {

@@ -15,6 +15,9 @@ enum ExitCode : int {
   kExitUsage = 2,
   // An input could not be read or compiled, or an output could not be written.
   kExitInputOutput = 3,
+  // Ctrl-C (SIGINT) stopped the launches: 128 + SIGINT, as a shell reports a process SIGINT
+  // ended.
+  kExitInterrupted = 130,
 };
 
 } // namespace tcpu::cli

@@ -20,6 +20,7 @@
 #include "formats/format_size.hpp"
 #include "formats/output_files.hpp"
 #include "run/grid_expression.hpp"
+#include "run/interrupt_scope.hpp"
 #include "run/launch_arguments.hpp"
 #include "run/run_arguments.hpp"
 #include "run/runtime_session.hpp"
@@ -227,6 +228,11 @@ Expected<std::vector<double>> launchRepeatedly(tcpuFunction function, const std:
     extra.push_back(TCPU_LAUNCH_PARAM_NUM_THREADS);
     extra.push_back(reinterpret_cast<void*>(static_cast<uintptr_t>(options.numThreads)));
   }
+  const InterruptScope interrupt;
+  if (interrupt.flag()) {
+    extra.push_back(TCPU_LAUNCH_PARAM_CANCEL_FLAG);
+    extra.push_back(interrupt.flag());
+  }
   extra.push_back(TCPU_LAUNCH_PARAM_END);
   std::vector<double> milliseconds;
   for (int launch = 0; launch < options.repeat; ++launch) {
@@ -234,7 +240,10 @@ Expected<std::vector<double>> launchRepeatedly(tcpuFunction function, const std:
     const tcpuResult result = tcpuLaunchKernel(function, grid[0], grid[1], grid[2], 1, 1, 1, 0,
                                                nullptr, arguments.params(), extra.data());
     const auto end = std::chrono::steady_clock::now();
-    if (result != TCPU_SUCCESS) {
+    if (result != TCPU_SUCCESS || interrupt.interrupted()) {
+      if (interrupt.interrupted())
+        return Status(TCPU_ERROR_CANCELLED, concat("kernel '", kernel, "': interrupted on launch ",
+                                                   launch + 1, " of ", options.repeat));
       const char* name = "";
       tcpuGetErrorName(result, &name);
       return Status(result, concat("kernel '", kernel, "' failed on launch ", launch + 1, " of ",
@@ -429,7 +438,10 @@ std::optional<Failure> run(const ParsedArguments& arguments, std::ostream& out) 
                    launch.status().message()};
   Expected<std::vector<double>> times =
       launchRepeatedly(function, kernel, *grid, *launch, parameters->size(), options);
-  if (!times) return Failure{kExitKernelFailure, times.status().message()};
+  if (!times)
+    return Failure{times.status().code() == TCPU_ERROR_CANCELLED ? kExitInterrupted
+                                                                 : kExitKernelFailure,
+                   times.status().message()};
   if (Status copied = launch->download(values, buffers); !copied.ok())
     return Failure{kExitKernelFailure, copied.message()};
 
