@@ -418,8 +418,12 @@ class _Builder:
                 call += "[None, :]" if axis == 0 else "[:, None]"
             elif not keep:
                 shape = ()
+        # standard.py: max/min widen what is narrower than 32 bits to int32 / fp32, sum to
+        # int32 / uint32 by signedness.
         if op in ("argmax", "argmin"):
             ty = "int32"
+        elif op in ("max", "min") and WIDTH[value.dtype] < 32:
+            ty = "float32" if kind(value.dtype) == 2 else "int32"
         elif op == "sum" and value.dtype in ("int1", "int8", "int16"):
             ty = "int32"
         elif op == "sum" and value.dtype in ("uint8", "uint16"):
@@ -447,10 +451,10 @@ class _Builder:
                 f".to(tl.{value.dtype})")
         axis = self.r.choice([0, 1] if self.two_d else [0])
         reverse = ", reverse=True" if self.r.random() < 0.3 else ""
-        ty = value.dtype
-        if ty in ("int1", "int8", "int16"):
+        ty = value.dtype  # cumprod keeps it; cumsum widens as sum does
+        if op == "cumsum" and ty in ("int1", "int8", "int16"):
             ty = "int32"
-        elif ty in ("uint8", "uint16"):
+        elif op == "cumsum" and ty in ("uint8", "uint16"):
             ty = "uint32"
         self.add(f"tl.{op}({text}, axis={axis}{reverse})", ty, self.full)
 
