@@ -234,14 +234,19 @@ class _Builder:
                 other = ", other=0"  # a float `other` on an int pointer: a float->int cast
             if other == ", other=-1" and is_unsigned(dtype):
                 other = ", other=1"
+            if dtype == "bfloat16":  # the interpreter converts only fp32 to bfloat16
+                other = self.r.choice([", other=2.5", ", other=0.0"])
             return self.add(f"tl.load({pointer}, mask=offs < n_valid{other})", dtype, shape)
         return self.add(f"tl.load({pointer})", dtype, shape)
 
     def scalar_argument(self) -> Value:
+        """An integer run-time argument. Not 1, not a float, not a bool: the interpreter
+        does not specialize 1 into a constant, keeps a float a Python float (so it promotes
+        as a Python number, not as the fp32 scalar it is compiled as) and fails on a bool
+        (docs/differential-testing.md)."""
         value = self.r.choice([
-            self.r.randint(-20, 20), 1, 16, self.r.randint(-2**31, 2**31 - 1),
-            self.r.choice([2**33 + 5, -2**40, 2**63 + 7]), self.r.uniform(-50, 50),
-            self.r.choice([0.5, -0.0, 3.0, 1e-3])])
+            self.r.randint(2, 20), self.r.randint(-20, 0), 16, self.r.randint(-2**31, 2**31 - 1),
+            self.r.choice([2**33 + 5, -2**40, 2**63 + 7])])
         name = self.fresh("s")
         self.params.append(name)
         self.arguments.append(Argument(name, value))
