@@ -95,6 +95,26 @@ def scalar_comparison_kernel(x8, u8, h, s, out):
     tl.store(out + 24 + o, tl.maximum(a, 1000).to(tl.int64))
 
 
+@triton.jit
+def float_argument_kernel(s, h, out):
+    o = tl.arange(0, 4)
+    tl.store(out + o, (s + tl.load(h + o)).to(tl.float32))  # fp32 scalar + fp16 block: fp32
+
+
+@triton.jit
+def one_argument_kernel(x, s, out):
+    o = tl.arange(0, 4)
+    # s == 1 is specialized into the constant 1: where() of two Python numbers, uint32.
+    tl.store(out + o, tl.where(tl.load(x + o) != 0, s, 2147483651).to(tl.int64))
+
+
+@triton.jit
+def bf16_other_kernel(x, out, n):
+    o = tl.arange(0, 4)
+    tl.store(out + o, tl.load(x + o, mask=o < n, other=-1).to(tl.float32))
+    tl.store(out + 4 + o, tl.load(x + o, mask=o < n, other=True).to(tl.float32))
+
+
 def _run(name, expected, launch):
     try:
         values = launch()
@@ -158,6 +178,30 @@ def main() -> None:
         bool_argument_kernel[(1,)](False, out)
         return first + out.cpu().tolist()
     _run("bool_argument", [0, 1, 2, 3, 0, -1, -2, -3], launch_bool)
+
+    def launch_float_argument():
+        h = _tensor([0.1290283203125, -3.0, 0.0012683868408203125, 0.24365234375],
+                    torch.float16)
+        out = torch.zeros(4, dtype=torch.float32, device=DEVICE)
+        float_argument_kernel[(1,)](27.296679937056183, h, out)
+        return out.cpu().tolist()
+    s32 = torch.tensor(27.296679937056183, dtype=torch.float32)
+    _run("float_argument_promotes_as_fp32",
+         [(s32 + torch.tensor(v, dtype=torch.float16).float()).item()
+          for v in (0.1290283203125, -3.0, 0.0012683868408203125, 0.24365234375)],
+         launch_float_argument)
+
+    def launch_one():
+        out = torch.zeros(4, dtype=torch.int64, device=DEVICE)
+        one_argument_kernel[(1,)](_tensor([1, 0, 5, 0], torch.int32), 1, out)
+        return out.cpu().tolist()
+    _run("int_argument_one_specialized", [1, 2147483651, 1, 2147483651], launch_one)
+
+    def launch_bf16_other():
+        out = torch.zeros(8, dtype=torch.float32, device=DEVICE)
+        bf16_other_kernel[(1,)](_tensor([1.5, 2.0, 3.0, 4.0], torch.bfloat16), out, 2)
+        return out.cpu().tolist()
+    _run("bf16_load_other_int", [1.5, 2.0, -1.0, -1.0, 1.5, 2.0, 1.0, 1.0], launch_bf16_other)
 
     def launch_comparison():
         x8 = _tensor([44, 1, -1, 0], torch.int8)
