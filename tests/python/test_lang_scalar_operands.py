@@ -76,3 +76,22 @@ def test_arithmetic_still_range_checks_a_python_number_against_the_block(device)
     out = torch.zeros(4, dtype=torch.int8, device=device)
     with pytest.raises(Exception, match="out of range"):
         _arith_kernel[(1,)](x8, out)
+
+
+@triton.jit
+def _true_div_kernel(x, out, DIVISOR: tl.constexpr):
+    o = tl.arange(0, 4)
+    tl.store(out + o, tl.load(x + o) / DIVISOR)
+
+
+def test_true_division_range_checks_a_python_number_against_the_integer_type(device):
+    # int32 / number divides in fp32, but Triton first makes the number an int32 constant:
+    # one outside int32 is refused, as for the other operators (seed 41).
+    x = torch.arange(4, dtype=torch.int32, device=device)
+    out = torch.zeros(4, dtype=torch.float32, device=device)
+    with pytest.raises(Exception, match="out of range"):
+        _true_div_kernel[(1,)](x, out, DIVISOR=8589934592)
+    with pytest.raises(Exception, match="negative scalar"):
+        _true_div_kernel[(1,)](x.to(torch.uint32), out, DIVISOR=-2)
+    _true_div_kernel[(1,)](x, out, DIVISOR=-2)
+    assert out.cpu().tolist() == [0.0, -0.5, -1.0, -1.5]

@@ -152,6 +152,10 @@ def binary(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
         return _pointer_arith(cx, opname, a_u, b_u)
     comp = _computation(cx, a_dt, a_lit, b_dt, b_lit, opname in _DIV_MOD, f"'{opname}'")
     if opname == "/" and comp.is_int():
+        # Triton checks a Python number against the integer type first, then divides in fp32.
+        for x in (a_u, b_u):
+            if is_number(x):
+                _operand(cx, x, comp)
         comp = tl.float32
     if opname == "//" and not comp.is_int():
         raise cx.error(f"'//' needs integer operands (got {a_dt} and {b_dt})")
