@@ -115,6 +115,12 @@ def bf16_other_kernel(x, out, n):
     tl.store(out + 4 + o, tl.load(x + o, mask=o < n, other=True).to(tl.float32))
 
 
+@triton.jit
+def bf16_subnormal_kernel(x, out):
+    o = tl.arange(0, 4)
+    tl.store(out + o, tl.load(x + o).to(tl.float32))
+
+
 def _run(name, expected, launch):
     try:
         values = launch()
@@ -202,6 +208,14 @@ def main() -> None:
         bf16_other_kernel[(1,)](_tensor([1.5, 2.0, 3.0, 4.0], torch.bfloat16), out, 2)
         return out.cpu().tolist()
     _run("bf16_load_other_int", [1.5, 2.0, -1.0, -1.0, 1.5, 2.0, 1.0, 1.0], launch_bf16_other)
+
+    def launch_bf16_subnormal():
+        bits = torch.tensor([1, -32767, 0x0080, 0x3F80], dtype=torch.int16, device=DEVICE)
+        out = torch.zeros(4, dtype=torch.float32, device=DEVICE)
+        bf16_subnormal_kernel[(1,)](bits.view(torch.bfloat16), out)
+        return out.cpu().tolist()
+    _run("bf16_subnormal_to_fp32", [2.0**-133, -(2.0**-133), 2.0**-126, 1.0],
+         launch_bf16_subnormal)
 
     def launch_comparison():
         x8 = _tensor([44, 1, -1, 0], torch.int8)
