@@ -399,6 +399,40 @@ class _Builder:
                 self.add(f"~{cond.name}" if self.r.random() < 0.5 else f"{cond.name} == 0",
                          "int1", cond.shape)
 
+    def library(self) -> None:
+        """tl.cdiv, tl.umulhi, tl.clamp, rounding modes of fp32 -> fp16/bf16, tl.sum with
+        dtype=, tl.flip."""
+        op = self.r.choice(["cdiv", "umulhi", "clamp", "rounding", "sum_dtype", "flip"])
+        ints = lambda v: kind(v.dtype) == 1  # noqa: E731
+        if op == "cdiv" and (value := self.pick(ints)):
+            self.add(f"tl.cdiv({value.name}, {self.r.randint(1, 7)})", value.dtype, value.shape)
+        elif op == "umulhi":
+            a = self.pick(lambda v: v.dtype in ("int32", "uint32"))
+            if a is not None:
+                b = self.pick(lambda v: v.dtype == a.dtype) or a
+                self.add(f"tl.umulhi({a.name}, {b.name})", a.dtype, broadcast(a.shape, b.shape))
+        elif op == "clamp" and (value := self.pick(lambda v: kind(v.dtype) == 2)):
+            low = self.r.choice([-2.5, 0.0, -100.0])
+            text = f"tl.where({value.name} != {value.name}, 0, {value.name})"
+            self.add(f"tl.clamp({text}, {low}, {low + self.r.choice([1.0, 3.5, 1e6])})",
+                     value.dtype, value.shape)
+        elif op == "rounding" and (value := self.pick(lambda v: v.dtype == "float32")):
+            target = self.r.choice(["float16", "bfloat16"])
+            mode = self.r.choice(["rtz", "rtne"])
+            self.add(f"{value.name}.to(tl.{target}, fp_downcast_rounding='{mode}')", target,
+                     value.shape)
+        elif op == "sum_dtype" and (value := self.pick(lambda v: ints(v) and v.shape != ())):
+            axis = self.r.choice(range(len(value.shape)))
+            wide = self.r.choice(["int64", "int32", "uint64"])
+            shape = tuple(1 if i == axis else d for i, d in enumerate(value.shape))
+            expand = ("[None, :]" if axis == 0 else "[:, None]") if len(shape) == 2 else ""
+            if not expand:
+                shape = ()
+            self.add(f"tl.sum({value.name}, axis={axis}, dtype=tl.{wide}){expand}", wide, shape)
+        elif op == "flip" and (value := self.pick(lambda v: v.shape == self.full)):
+            axis = self.r.choice(range(len(value.shape)))
+            self.add(f"tl.flip({value.name}, {axis})", value.dtype, value.shape)
+
     def reduction(self) -> None:
         value = self.pick(lambda v: v.shape != ())
         if value is None:
@@ -505,6 +539,8 @@ class _Builder:
                 self.scan()
             elif roll < 0.96:
                 self.from_bfloat16()
+            elif roll < 0.985:
+                self.library()
             else:
                 self.load()
         tensors = [v for v in self.values if v.shape != ()] or self.values

@@ -15,6 +15,7 @@ import pickle
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -187,6 +188,7 @@ def main() -> int:
     first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     seeds = list(range(first, first + count))
     total = Summary(0, 0, 0, {}, [])
+    began = time.monotonic()
     step = 50  # report as batches finish: a cold run compiles every kernel
     for start in range(0, len(seeds), step):
         summary = differences(seeds[start:start + step])
@@ -199,7 +201,8 @@ def main() -> int:
         total.both_refused += summary.both_refused
         total.deviations.update(summary.deviations)
         total.disagreements += summary.disagreements
-        print(f"-- seeds {first}..{first + total.cases - 1}: {total}", flush=True)
+        print(f"-- seeds {first}..{first + total.cases - 1}: {total} "
+              f"({time.monotonic() - began:.0f} s)", flush=True)
     return 1 if total.disagreements else 0
 
 
