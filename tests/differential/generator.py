@@ -561,7 +561,8 @@ class _Builder:
         params = self.params + ["n_valid", "n_store", "M: tl.constexpr", "N: tl.constexpr"]
         self.arguments += [Argument("n_valid", n_valid), Argument("n_store", n_store)]
         if self.two_d:
-            head = ["    offs_m = tl.arange(0, M)[:, None]", "    offs_n = tl.arange(0, N)[None, :]",
+            head = ["    offs_m = tl.arange(0, M)[:, None]",
+                    "    offs_n = tl.arange(0, N)[None, :]",
                     "    offs = offs_m * N + offs_n"]
         else:
             head = ["    offs = tl.arange(0, N)", "    offs_one = tl.arange(0, 1)"]

@@ -141,7 +141,8 @@ def run_both(seeds: list[int], scratch: pathlib.Path, batch: int = 200
         for side, out, process in running:
             log, _ = process.communicate()
             if process.returncode != 0 or not out.exists():
-                raise RuntimeError(f"the {side} worker failed ({process.returncode}):\n{log[-4000:]}")
+                raise RuntimeError(f"the {side} worker failed ({process.returncode}):\n"
+                                   f"{log[-4000:]}")
             results[side].update(pickle.loads(out.read_bytes()))
     return results["tcpu"], results["interpret"]
 
