@@ -48,6 +48,10 @@ def interpreter_deviation(mine: dict, theirs: dict) -> str | None:
     return None
 
 
+# Where the workers write each case's module: the same path in every run (worker.py says why).
+CASES = pathlib.Path(tempfile.gettempdir()) / f"tcpu-differential-cases-{os.getuid()}"
+
+
 @dataclass
 class Disagreement:
     seed: int
@@ -135,7 +139,7 @@ def run_both(seeds: list[int], scratch: pathlib.Path, batch: int = 200
         running = []
         for side in results:
             out = scratch / f"{side}-{start}.pkl"
-            command, env = _side_command(side, out, scratch / side, chunk)
+            command, env = _side_command(side, out, CASES / side, chunk)
             running.append((side, out, subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
                                                         stderr=subprocess.STDOUT, text=True)))
         for side, out, process in running:

@@ -5,7 +5,9 @@
                                                                    real Triton's interpreter
 
 Each case's module is written to <workdir>/case_<seed>.py and imported from there (both
-Triton and tcpu read a kernel's source with `inspect`). The result per seed is a dict:
+Triton and tcpu read a kernel's source with `inspect`). The runner gives a workdir that stays
+the same from run to run: the file's path is part of what tcpu compiles (its #line
+directives), so a stable path lets the compile cache serve a case again. The result per seed is a dict:
 {"outputs": [numpy arrays]} or {"error": "<ExceptionClass>: <first line>"}. One process runs
 many cases, so that each side's import and start-up are paid once per batch."""
 
@@ -49,7 +51,11 @@ def _tensor(torch, data: np.ndarray, dtype: str):
 
 def run_case(torch, case: Case, workdir: pathlib.Path) -> dict:
     path = workdir / f"case_{case.seed}.py"
-    path.write_text(case.source)
+    if not path.exists() or path.read_text() != case.source:
+        # Atomically: another run may be importing the same case.
+        scratch = path.with_name(f".{path.name}.{os.getpid()}")
+        scratch.write_text(case.source)
+        os.replace(scratch, path)
     spec = importlib.util.spec_from_file_location(f"case_{case.seed}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
