@@ -32,3 +32,18 @@ def test_tcpu_agrees_with_tritons_interpreter(tmp_path):
         + "\nreproduce one with scripts/run-differential.sh 1 <seed>")
     # A generator that only produced refusals would compare nothing.
     assert summary.both_ran > SEEDS // 2, summary
+
+
+def test_the_comparison_rules_tell_differences_apart():
+    import numpy as np
+    exact = runner.compare_output
+    assert exact("exact", np.array([1, -2], np.int64), np.array([1, -2], np.int64)) is None
+    assert "1 of 2" in exact("exact", np.array([1, 2], np.int64), np.array([1, 3], np.int64))
+    nan = float("nan")
+    assert exact("exact", np.array([nan, -0.0]), np.array([nan, 0.0])) is None
+    assert exact("exact", np.array([nan]), np.array([1.0])) is not None
+    assert exact("exact", np.array([1.0]), np.array([np.nextafter(1.0, 2.0)])) is not None
+    one_ulp = float(np.nextafter(np.float32(1.5), np.float32(2.0)))
+    assert exact("ulp:4", np.array([1.5]), np.array([one_ulp])) is None
+    assert exact("ulp:4", np.array([1.5]), np.array([1.5 + 2.0**-15])) is not None
+    assert "shape" in exact("exact", np.zeros(2), np.zeros(3))
