@@ -121,6 +121,21 @@ def bf16_subnormal_kernel(x, out):
     tl.store(out + o, tl.load(x + o).to(tl.float32))
 
 
+@triton.jit
+def ashr_promoted_kernel(x, k, out):
+    o = tl.arange(0, 4)
+    # int16 >> uint16: computed in uint16, shifted arithmetically (the left operand is
+    # signed), the result uint16: -16 >> 2 is 0xFFFC, widened to int64 as 65532.
+    tl.store(out + o, (tl.load(x + o) >> tl.load(k + o)).to(tl.int64))
+
+
+@triton.jit
+def umulhi_signed_kernel(x, out):
+    o = tl.arange(0, 4)
+    v = tl.load(x + o)
+    tl.store(out + o, tl.umulhi(v, v).to(tl.int64))  # the unsigned high half (mul.hi.u32)
+
+
 def _run(name, expected, launch):
     try:
         values = launch()
@@ -216,6 +231,19 @@ def main() -> None:
         return out.cpu().tolist()
     _run("bf16_subnormal_to_fp32", [2.0**-133, -(2.0**-133), 2.0**-126, 1.0],
          launch_bf16_subnormal)
+
+    def launch_ashr():
+        out = torch.zeros(4, dtype=torch.int64, device=DEVICE)
+        ashr_promoted_kernel[(1,)](_tensor([-16, 9, -17, -1], torch.int16),
+                                   _tensor([2, 1, 0, 15], torch.uint16), out)
+        return out.cpu().tolist()
+    _run("ashr_signed_by_unsigned", [65532, 4, 65519, 65535], launch_ashr)
+
+    def launch_umulhi():
+        out = torch.zeros(4, dtype=torch.int64, device=DEVICE)
+        umulhi_signed_kernel[(1,)](_tensor([-11, 3, -1, 65536], torch.int32), out)
+        return out.cpu().tolist()
+    _run("umulhi_int32_negative", [-22, 0, -2, 1], launch_umulhi)
 
     def launch_comparison():
         x8 = _tensor([44, 1, -1, 0], torch.int8)
