@@ -6,8 +6,10 @@ kernel's KernelDef."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
+from .. import _environment as environment
 from .arguments import CLASSIFIERS, classifier, grid_dims, is_hashable
 from .build.route import BuildOptions, build
 from .compiled import CompiledKernel
@@ -46,18 +48,19 @@ def launch(jit: KernelDef, values: list[Any], grid: Any, options: dict[str, Any]
         launch_values.append(lv)
     # debug (TRITON_DEBUG) compiles every kernel bounds-checked, not only those that assert.
     debug = jit.debug_enabled(options)
-    key = (tuple(kinds), debug)
+    fp_contract = _fp_fusion(options)
+    key = (tuple(kinds), debug) if fp_contract else (tuple(kinds), debug, "unfused")
     try:
         kernel = jit.specializations.get(key)
     except TypeError:
         bad = next(n for n, k in zip(names, kinds) if k[0] == "c" and not is_hashable(k[1]))
         raise TypeError(f"{jit.__name__}: constexpr argument '{bad}' must be hashable") from None
     if kernel is None:
-        kernel = _specialize(jit, key, kinds, debug, all_mutable=False)
+        kernel = _specialize(jit, key, kinds, debug, False, fp_contract)
     if kernel.check_aliasing and kernel.reads_overlap_writes(values, launch_values):
         alias_key = key + ("aliased",)
         kernel = jit.specializations.get(alias_key) or _specialize(jit, alias_key, kinds, debug,
-                                                                   all_mutable=True)
+                                                                   True, fp_contract)
     if warmup:
         return kernel
     if type(grid) is tuple and len(grid) == 1 and type(grid[0]) is int and 0 <= grid[0] < 2**31:
@@ -74,9 +77,19 @@ def launch(jit: KernelDef, values: list[Any], grid: Any, options: dict[str, Any]
     return kernel
 
 
-def _specialize(jit: KernelDef, key: Any, kinds: list[Any], debug: bool, all_mutable: bool
-                ) -> CompiledKernel:
-    kernel = build(jit, kinds, BuildOptions.of(debug, all_mutable))
+def _fp_fusion(options: dict[str, Any]) -> bool:
+    """Whether a*b+c may become one FMA: the launch's `enable_fp_fusion`, else
+    TRITON_DEFAULT_FP_FUSION (on unless set false), as Triton's backends decide."""
+    if options and options.get("enable_fp_fusion") is not None:
+        return bool(options["enable_fp_fusion"])
+    if "TRITON_DEFAULT_FP_FUSION" in os.environ:
+        return environment.triton_flag("TRITON_DEFAULT_FP_FUSION")
+    return True
+
+
+def _specialize(jit: KernelDef, key: Any, kinds: list[Any], debug: bool, all_mutable: bool,
+                fp_contract: bool) -> CompiledKernel:
+    kernel = build(jit, kinds, BuildOptions.of(debug, all_mutable, fp_contract))
     naming = getattr(jit, "repr", None)
     if naming is not None:  # @triton.jit(repr=f): the specialization's name, as Triton's
         kernel.name = naming(triton_specialization(jit.arg_names, kinds))

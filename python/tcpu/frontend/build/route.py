@@ -33,7 +33,7 @@ class BuildOptions:
     fp_contract: bool = True
 
     @staticmethod
-    def of(debug: bool, all_mutable: bool) -> BuildOptions:
+    def of(debug: bool, all_mutable: bool, fp_contract: bool = True) -> BuildOptions:
         """Bounds checks are on always with debug (Triton's debug=True / TRITON_DEBUG=1; on a
         GPU a stray access is an illegal-address error at the kernel, here it would corrupt
         memory), else as TCPU_CHECK says, read as codegen reads it (here, because it is part of
@@ -41,7 +41,7 @@ class BuildOptions:
         value = os.environ.get("TCPU_CHECK", "")
         if value not in ("", "none", "bounds"):
             raise ValueError(f"TCPU_CHECK={value} is not a check: use 'bounds' or 'none'")
-        return BuildOptions(debug, all_mutable, debug or value == "bounds")
+        return BuildOptions(debug, all_mutable, debug or value == "bounds", fp_contract)
 
 
 @dataclass

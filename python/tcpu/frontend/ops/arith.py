@@ -105,6 +105,22 @@ def _pointer_arith(cx: OpContext, opname: str, a: Any, b: Any) -> Value:
     return Value(f"({a_v.expr} {opname} {b_v.expr})", a_v.dtype, shape, a_v.roots)
 
 
+def as_tensor(cx: OpContext, x: Any) -> Any:
+    """Triton's to_tensor: a Python number as a scalar of its own type (int32 / uint32 / int64
+    / uint64 by magnitude, fp32 or fp64, int1), anything else as it is. Triton's comparison
+    operators and tl.maximum / tl.minimum call it before promoting, so there a number takes
+    part in promotion like a scalar tensor (`int8_block == 300` compares in int32,
+    `fp16_block < 0.1` in fp32) instead of taking the block's type."""
+    if not is_number(x):
+        return x
+    try:
+        dtype = literal_dtype(x)
+    except ValueError as e:
+        raise cx.error(str(e)) from None
+    cx.check_constant(x, dtype)
+    return Value(cpp.literal(x, dtype), dtype)
+
+
 def _dtypes(cx: OpContext, a: Any, b: Any) -> tuple[tl.dtype, bool, tl.dtype, bool]:
     """Each operand's dtype, and whether it is a Python number (which promotes differently)."""
     a_lit, b_lit = is_number(a), is_number(b)
@@ -129,11 +145,17 @@ def binary(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
     a_u, b_u = unwrap(a), unwrap(b)
     if is_number(a_u) and is_number(b_u):
         return _fold(cx, opname, a_u, b_u)
+    if opname in COMPARISONS:
+        a_u, b_u = as_tensor(cx, a_u), as_tensor(cx, b_u)
     a_dt, a_lit, b_dt, b_lit = _dtypes(cx, a_u, b_u)
     if a_dt.is_ptr() or b_dt.is_ptr():
         return _pointer_arith(cx, opname, a_u, b_u)
     comp = _computation(cx, a_dt, a_lit, b_dt, b_lit, opname in _DIV_MOD, f"'{opname}'")
     if opname == "/" and comp.is_int():
+        # Triton checks a Python number against the integer type first, then divides in fp32.
+        for x in (a_u, b_u):
+            if is_number(x):
+                _operand(cx, x, comp)
         comp = tl.float32
     if opname == "//" and not comp.is_int():
         raise cx.error(f"'//' needs integer operands (got {a_dt} and {b_dt})")
@@ -331,7 +353,7 @@ def _nan_arg(cx: OpContext, propagate_nan: Any) -> str:
 
 def _make_extreme(name: str):
     def extreme(cx: OpContext, x: Any, y: Any, propagate_nan: Any = 0) -> Value:
-        xv, yv, dt = promote_pair(cx, x, y, name)
+        xv, yv, dt = promote_pair(cx, as_tensor(cx, unwrap(x)), as_tensor(cx, unwrap(y)), name)
         shape = broadcast_shapes(cx, xv.shape, yv.shape)
         xv, yv = fit_all(shape, xv, yv)
         return Value(f"tl::{name}({xv.expr}, {yv.expr}{_nan_arg(cx, propagate_nan)})", dt, shape)

@@ -18,7 +18,8 @@ from .. import knobs
 from .launch_hooks import hooks_wanted, launch_with_hooks
 
 # Launch options of Triton's backends: accepted at launch and ignored on the CPU (they shape
-# GPU code), except num_threads / num_cpu_threads (the worker count) and debug.
+# GPU code), except enable_fp_fusion (FMA contraction, the launcher's fp_contract),
+# num_threads / num_cpu_threads (the worker count) and debug.
 _GPU_OPTIONS = {
     "num_warps", "num_stages", "num_ctas", "maxnreg", "cluster_dims", "ptx_version",
     "enable_fp_fusion", "launch_cooperative_grid", "launch_pdl", "supported_fp8_dtypes",
