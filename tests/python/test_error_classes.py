@@ -54,6 +54,15 @@ def test_class_hierarchy_is_tritons():
     assert issubclass(CompileTimeAssertionFailure, CompilationError)
 
 
+def test_interpreter_error_is_tritons():
+    # Triton's tests import it beside CompilationError and expect one or the other.
+    from triton.runtime.errors import InterpreterError
+    assert issubclass(InterpreterError, triton.TritonError)
+    assert not issubclass(InterpreterError, CompilationError)
+    assert str(InterpreterError("what went wrong")) == "what went wrong"
+    assert str(InterpreterError()) == ""
+
+
 @pytest.mark.skipif(REAL_TRITON, reason="tcpu's own classes")
 def test_tcpu_bugs_are_not_refusals():
     from tcpu.frontend.errors import InternalError, UnsupportedError

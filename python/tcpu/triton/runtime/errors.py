@@ -10,8 +10,24 @@ from __future__ import annotations
 # Defined with the front end's errors, which raises them (the floor below this one).
 from ...frontend.errors import CompileTimeAssertionFailure, OutOfResources, TritonError
 
-__all__ = ["AutotunerError", "CompileTimeAssertionFailure", "OutOfResources", "TritonError"]
+__all__ = [
+    "AutotunerError", "CompileTimeAssertionFailure", "InterpreterError", "OutOfResources",
+    "TritonError"
+]
 
 
 class AutotunerError(TritonError):
     """The autotuner was set up so that no config is left to run."""
+
+
+class InterpreterError(TritonError):
+    """What Triton's interpreter (TRITON_INTERPRET=1) raises where the compiler raises a
+    CompilationError. tcpu never interprets, so it never raises this; the name exists because
+    tests import it beside the compiler's class (and pick one by `is_interpreter()`)."""
+
+    def __init__(self, error_message: str | None = None) -> None:
+        super().__init__(error_message)
+        self.error_message = error_message
+
+    def __str__(self) -> str:
+        return self.error_message or ""
