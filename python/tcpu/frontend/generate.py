@@ -11,6 +11,7 @@ the disk cache never imports this module."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from ..triton.language import core as tl
@@ -38,6 +39,26 @@ def _descriptor_params(name: str, index: int, kind: tuple[Any, ...]
                             tuple(Value(p.name, tl.int64) for p in strides), tuple(block_shape),
                             f"tl::Padding::{padding}")
     return desc, [base, *sizes, *strides]
+
+
+def _tuple_params(name: str, index: int, kind: tuple[Any, ...], params: list[Param]) -> Any:
+    """A tuple argument's binding (a tuple, or its NamedTuple class's instance) whose run-time
+    leaves are parameters, numbered depth first as arguments.py's launch value orders them."""
+    def build(prefix: str, kind: tuple[Any, ...]) -> Any:
+        items = []
+        for k, sub in enumerate(kind[2]):
+            if sub[0] == "T":
+                items.append(build(f"{prefix}_{k}", sub))
+                continue
+            value, dtype = _param_value(f"{prefix}_{k}", sub)
+            if dtype is not None:
+                params.append(Param(f"{prefix}_{k}", index, dtype, component=next(counter)))
+            else:
+                next(counter)
+            items.append(value)
+        return kind[1]._make(items) if kind[1] is not tuple else tuple(items)
+    counter = itertools.count()
+    return build(name, kind)
 
 
 def _param_value(name: str, kind: tuple[Any, ...]) -> tuple[Any, tl.dtype | None]:
@@ -74,6 +95,9 @@ def generate(kernel: KernelDef, key_kinds: list[tuple[Any, ...]], constexprs: di
         if kind[0] == "D":
             bindings[name], parts = _descriptor_params(name, i, kind)
             params.extend(parts)
+            continue
+        if kind[0] == "T":
+            bindings[name] = _tuple_params(name, i, kind, params)
             continue
         value, dtype = _param_value(name, kind)
         bindings[name] = value

@@ -76,6 +76,9 @@ class Calls(LowererCore):
             classes = classes if isinstance(classes, tuple) else (classes,)
             kind = tlc.tensor if isinstance(unwrap(args[0]), Value) else tlc.tensor_descriptor
             return any(c is kind for c in classes)
+        if isinstance(fn, type) and issubclass(fn, tuple) and hasattr(fn, "_fields"):
+            # A NamedTuple holds run-time values as a tuple does (Triton's tl.tuple with names).
+            return fn(*[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
         if any(isinstance(unwrap(a), Value) for a in [*args, *kwargs.values()]):
             raise self.error(node, f"cannot call {getattr(fn, '__name__', fn)!r} with run-time "
                              "values (only @jit functions and triton.language builtins can be)")

@@ -17,7 +17,7 @@ from ..ops import OPS
 from ..ops.arith import convert
 from ..ops.memory import BlockPointer
 from ..promotion import literal_dtype
-from ..values import Value, is_number, unwrap
+from ..values import Value, is_number, retuple, unwrap
 from .core import RETURN, LowererCore
 from .expressions import BINOPS
 from .loop_state import dot_in_place, read_in_place, snapshot_aliases
@@ -30,7 +30,7 @@ def _is_constexpr_annotation(annotation: ast.AST | None) -> bool:
 def _numbers_to_scalars(v: Any) -> Any:
     if isinstance(v, tuple):
         items = tuple(_numbers_to_scalars(unwrap(x)) for x in v)
-        return v if all(a is b for a, b in zip(items, v)) else items
+        return v if all(a is b for a, b in zip(items, v)) else retuple(v, items)
     if is_number(v):
         d = literal_dtype(v)
         return Value(cpp.literal(v, d), d)
@@ -114,7 +114,7 @@ class Statements(LowererCore):
         if isinstance(v, Value) and not v.expr.isidentifier():
             return Value(self.emit.bind("ret", v.expr), v.dtype, v.shape, v.roots)
         if isinstance(v, tuple):
-            return tuple(self._materialize_return(x, node) for x in v)
+            return retuple(v, [self._materialize_return(x, node) for x in v])
         return v
 
     def _stmt_Assert(self, node: ast.Assert) -> None:
