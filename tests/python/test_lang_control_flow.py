@@ -635,6 +635,31 @@ def test_constexpr_parameter_kinds(scale, name, opt, dt, fn, flag, device):
     np.testing.assert_array_equal(got[32:], x.astype(np.float32) * 3)
 
 
+def _closure_kernel(dtype, scale, helper):
+    """A kernel defined in a function reads that function's locals, as Triton's does (its
+    get_capture_scope: the module's globals with the closure's variables over them)."""
+    GLOBAL_SCALE = tl.constexpr(scale)  # a closure variable hides the module's global
+
+    @triton.jit
+    def kernel(X, OUT, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        x = helper(tl.load(X + offs).to(dtype))
+        tl.static_assert(x.dtype == dtype)
+        tl.store(OUT + offs, (x * GLOBAL_SCALE).to(tl.float32))
+
+    return kernel
+
+
+@pytest.mark.parametrize("dt, scale, fn", [("float16", 2, "square"), ("int32", 5, "negate")])
+def test_a_kernel_reads_the_variables_it_closes_over(dt, scale, fn, device):
+    x = torch.arange(8, dtype=torch.float32, device=device) - 3
+    out = zeros(8, torch.float32, device)
+    helper = {"square": _square, "negate": _negate}[fn]
+    _closure_kernel(getattr(tl, dt), scale, helper)[(1,)](x, out, BLOCK=8)
+    expected = (x * x if fn == "square" else -x) * scale
+    assert torch.equal(out, expected)
+
+
 @triton.jit
 def _grid_meta_kernel(OUT, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)

@@ -117,7 +117,7 @@ def generate(kernel: KernelDef, key_kinds: list[tuple[Any, ...]], constexprs: di
         elif kind[0] == "P" and kind[2]:
             emitter.line(f"{p.name} = static_cast<decltype({p.name})>("
                          f"__builtin_assume_aligned({p.name}, 16));")
-    lowerer.lower_function(source, kernel.fn.__globals__, bindings, is_kernel=True)
+    lowerer.lower_function(source, kernel.capture_scope(), bindings, is_kernel=True)
     every_written = "*" in lowerer.written_roots or all_mutable
     decls = []
     aliases = []

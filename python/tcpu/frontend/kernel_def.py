@@ -24,6 +24,20 @@ def _is_constexpr_annotation(annotation: Any) -> bool:
     return is_constexpr_annotation(annotation)  # a real Triton's tl.constexpr
 
 
+def capture_scope(fn: Callable[..., Any]) -> dict[str, Any]:
+    """`fn`'s globals with its bound closure variables over them (see KernelDef)."""
+    cells = fn.__closure__
+    if not cells:
+        return fn.__globals__
+    scope = dict(fn.__globals__)
+    for name, cell in zip(fn.__code__.co_freevars, cells):
+        try:
+            scope[name] = cell.cell_contents
+        except ValueError:  # not bound yet (a name the enclosing function assigns later)
+            pass
+    return scope
+
+
 class KernelDef:
     """One @jit function: what it is (its function, parameters and constexprs), how it
     specializes (`do_not_specialize*`), how it compiles (`debug`), and the specializations
@@ -57,6 +71,12 @@ class KernelDef:
         self._source: Any = None
         # The text that replaced the function's own (_unsafe_update_src), or None.
         self.updated_src: str | None = None
+
+    def capture_scope(self) -> dict[str, Any]:
+        """The names the kernel reads from outside, as Triton's get_capture_scope: its module's
+        globals, and the variables of the enclosing functions it closes over (a kernel defined
+        inside a test reads the test's locals), the latter first."""
+        return capture_scope(self.fn)
 
     def _indices(self, names: Any) -> set[int]:
         out = set()

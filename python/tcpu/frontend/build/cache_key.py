@@ -18,7 +18,7 @@ from typing import Any
 
 from ...triton.language import core as tlc
 from ..foreign import to_tcpu
-from ..kernel_def import KernelDef
+from ..kernel_def import KernelDef, capture_scope
 
 FORMAT = "1"
 
@@ -112,7 +112,7 @@ def _resolve(fn: Any, path: str) -> Any:
     if path.startswith("module:"):
         module_name, attr = path[len("module:"):].rsplit(".", 1)
         return getattr(sys.modules[module_name], attr)
-    return fn.__globals__[path]
+    return capture_scope(fn)[path]
 
 
 def reads_current(recorded: dict[str, dict[str, str]], roots: list[Any]) -> bool:

@@ -126,7 +126,7 @@ class Calls(LowererCore):
         # what is compile-time is what the caller passes (a tensor given to an annotated
         # parameter is a tensor there; tutorial 06 passes offs_m so).
         bindings = {k: unwrap(v) for k, v in bound.arguments.items()}
-        result = self.lower_function(source, fn.fn.__globals__, bindings, is_kernel=False)
+        result = self.lower_function(source, fn.capture_scope(), bindings, is_kernel=False)
         return result
 
     def combine_lambda(self, node: ast.AST, fn: Any, dtypes: list[tlc.dtype]
