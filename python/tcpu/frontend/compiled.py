@@ -40,6 +40,15 @@ class Param:
         return Param(r["name"], r["index"], dtype, r["readonly"], r["component"])
 
 
+class _Asm(dict):
+    """`kernel.asm`: the C++ source only; asking for one of Triton's IRs or GPU binaries
+    ('ttir', 'ttgir', 'llir', 'ptx', 'cubin', ...) says why it is absent."""
+
+    def __missing__(self, key: str) -> str:
+        raise KeyError(f"{key!r}: tcpu compiles a kernel to C++ for the CPU, not through "
+                       f"Triton's IR or a GPU; kernel.asm holds {sorted(self)} only")
+
+
 @dataclass
 class CompiledKernel:
     """What a specialization compiled to (also what `kernel.warmup(...)` returns)."""
@@ -72,7 +81,7 @@ class CompiledKernel:
 
     @property
     def asm(self) -> dict[str, str]:
-        return {"source": self.source}
+        return _Asm(source=self.source)
 
     def _init_handles(self) -> None:
         """Triton loads the module here; tcpu compiled it already."""
