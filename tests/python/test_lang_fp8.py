@@ -220,6 +220,19 @@ def test_abs_clears_the_sign_bit_and_the_zero_constant_is_positive(fmt, device):
     assert triton.reinterpret(triton.reinterpret(bits, dt), torch.uint8) is bits
 
 
+def test_reinterpret_takes_a_torch_dtype_too(device):
+    # Triton's test_conversions reinterprets with torch dtypes; the wrapper's extent is its
+    # base's memory, whatever the dtype it is seen as.
+    bits = torch.arange(256, dtype=torch.int32).to(torch.uint8).to(device)
+    out = torch.zeros(256, dtype=torch.uint8, device=device)
+    zeros = torch.zeros(16, dtype=torch.uint8, device=device)
+    seen = triton.reinterpret(bits, torch.float8_e5m2)
+    assert seen.element_size() == 1 and seen.numel() == 256
+    _abs_and_zero_kernel[(1,)](seen, triton.reinterpret(out, torch.float8_e5m2), zeros,
+                               DT=tl.float8e5)
+    np.testing.assert_array_equal(out.cpu().numpy(), np.arange(256) & 0x7F)
+
+
 @triton.jit
 def _padding_kernel(B, OUT, N, DT: tl.constexpr):
     block = tl.make_block_ptr(B.to(tl.pointer_type(DT)), shape=(N,), strides=(1,), offsets=(0,),

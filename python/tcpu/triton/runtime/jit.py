@@ -130,7 +130,9 @@ class TensorWrapper:
         return self.base.numel()
 
     def element_size(self) -> int:
-        return self.dtype.primitive_bitwidth // 8
+        # The base's, as Triton's: numel() * element_size() is the memory's extent in bytes
+        # whatever the dtype it is seen as (a torch dtype, as test_conversions passes, too).
+        return self.base.element_size()
 
     def is_contiguous(self) -> bool:
         return self.base.is_contiguous()
