@@ -1,1 +1,1 @@
-"""``triton.tools`` on tcpu: the host-side tensor descriptor."""
+"""``triton.tools`` on tcpu: the host-side tensor descriptor and microscaling (mxfp) data."""
