@@ -97,7 +97,6 @@ REFUSED: dict[str, dict[str, str]] = {
         ("pair_uniform_to_normal philox_impl", "internal steps of tl.randn / tl.philox: "
          + _NOT_YET),
         ("swizzle2d", _NOT_YET),
-        ("tuple", "tl.tuple as a value: " + _NOT_YET + " (Python tuples work)"),
     ),
     "tensor": _refusals(
         ("advance", "a block pointer's method: " + _NOT_YET + " (tl.advance works)"),
