@@ -54,6 +54,11 @@ def test_class_hierarchy_is_tritons():
     assert issubclass(CompileTimeAssertionFailure, CompilationError)
 
 
+def test_triton_compiler_is_an_attribute_of_triton():
+    # `import triton` alone reaches triton.compiler.errors, as Triton's tests write it.
+    assert triton.compiler.errors.CompilationError is CompilationError
+
+
 def test_interpreter_error_is_tritons():
     # Triton's tests import it beside CompilationError and expect one or the other.
     from triton.runtime.errors import InterpreterError

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from . import knobs, language, runtime, testing
+from . import compiler, knobs, language, runtime, testing
 from .language.core import constexpr
 from .runtime import Config, autotune, heuristics
 from .runtime.errors import CompileTimeAssertionFailure, OutOfResources, TritonError
