@@ -269,3 +269,38 @@ def test_if_on_a_one_element_block(device, value, expect):
     assert y.item() == expect
     if not REAL_TRITON:  # the first compile warns (Triton warns too), at the kernel's line
         assert not caught or any(w.filename == __file__ for w in caught)
+
+
+# --- must_use_result ---------------------------------------------------------------------------
+@triton.must_use_result("Assign it.")
+@triton.jit
+def _cube(x):
+    return x * x * x
+
+
+@triton.jit
+def _drops_a_must_use_result(X):
+    _cube(tl.load(X))
+
+
+@triton.jit
+def _uses_a_must_use_result(X):
+    x = _cube(tl.load(X))
+    tl.store(X, x)
+
+
+@triton.jit
+def _drops_an_advance(X):
+    p = tl.make_block_ptr(X, shape=(16,), strides=(1,), offsets=(0,), block_shape=(16,),
+                          order=(0,))
+    tl.advance(p, (8,))
+    tl.store(p, tl.load(p) + 1)
+
+
+def test_a_dropped_must_use_result_is_refused_as_tritons():
+    x = torch.full((16,), 2.0)
+    refused(_drops_a_must_use_result, x, match="The result of _cube is not being used. Assign it.")
+    _uses_a_must_use_result[(1,)](x)
+    assert x[0].item() == 8.0
+    # tl.advance changes nothing: Triton refuses a call that drops its result.
+    refused(_drops_an_advance, x, match="The result of tl.advance is not being used.")

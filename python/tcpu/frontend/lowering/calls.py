@@ -50,6 +50,10 @@ class Calls(LowererCore):
             if k.arg is None:
                 raise self.error(node, "**kwargs in a call is not supported in kernels")
             kwargs[k.arg] = self._expr(k.value)
+        note = getattr(fn, "_must_use_result", False)
+        if note and id(node) in self.unused_calls:  # Triton's must_use_result
+            raise self.error(node, f"The result of {ast.unparse(node.func)} is not being used."
+                             + (f" {note}" if isinstance(note, str) else ""))
         return self.call(fn, args, kwargs, node)
 
     def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:

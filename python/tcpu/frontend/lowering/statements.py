@@ -43,6 +43,8 @@ class Statements(LowererCore):
     def _stmt_Expr(self, node: ast.Expr) -> None:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return None  # a docstring
+        if isinstance(node.value, ast.Call):
+            self.unused_calls.add(id(node.value))  # must_use_result's check (calls.py)
         self._expr(node.value)
         return None
 

@@ -5,8 +5,8 @@ from . import extra, math, random
 from .core import (
     DTYPES_BY_NAME, bfloat16, block_type, builtins_named, const, constexpr, dtype, float8e4b8,
     float8e4b15, float8e4nv, float8e5, float8e5b16, float16, float32, float64, int1, int8, int16,
-    int32, int64, pi32_t, pointer_type, str_to_ty, tensor, tensor_descriptor, uint8, uint16, uint32,
-    uint64, void)
+    int32, int64, must_use_result, pi32_t, pointer_type, str_to_ty, tensor, tensor_descriptor,
+    uint8, uint16, uint32, uint64, void)
 
 # The names of triton.language's builtins (Triton 3.6's tl.__all__, less the dtypes above).
 builtins_named(
@@ -20,6 +20,10 @@ builtins_named(
     debug_barrier multiple_of max_contiguous max_constancy assume inline_asm_elementwise
     map_elementwise range static_range tuple condition add sub mul""",
     "triton.language", globals())
+
+# tl.advance returns the moved pointer and changes nothing: a call that drops it is a mistake.
+must_use_result(advance, "tl.advance has no side effects: assign its result to move the "  # noqa: F821
+                "block pointer")
 
 # Math and random functions are the same objects in tl as in tl.math and tl.random, as in
 # Triton.
