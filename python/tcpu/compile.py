@@ -21,10 +21,8 @@ import sys
 import tempfile
 from typing import Any
 
-# Triton's signature names -> tl dtype names.
-_DTYPES = {"i1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
-           "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64", "fp16": "fp16",
-           "bf16": "bf16", "fp32": "fp32", "fp64": "fp64"}
+from .frontend.specialize import SIGNATURE_DTYPES
+
 _SCALAR_INTS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
 
 
@@ -56,7 +54,7 @@ def specialization(signature: str, arg_names: list[str], constexpr_names: set[st
     for name, entry in zip(arg_names, entries):
         text, _, hint = entry.partition(":")
         pointer = text.startswith("*")
-        dtype = _DTYPES.get(text.lstrip("*").removeprefix("k") if pointer else text)
+        dtype = SIGNATURE_DTYPES.get(text.lstrip("*").removeprefix("k") if pointer else text)
         if dtype is None:
             constexprs[name] = _value(entry)
             kinds.append(("c", constexprs[name]))

@@ -101,3 +101,30 @@ def test_python_m_tcpu_runs_a_script(tmp_path) -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[0].endswith("+tcpu") and "fp32" in out.stdout
     assert "['a', 'b']" in out.stdout
+
+
+@triton.jit
+def _compiled_only(X, n, SCALE: tl.constexpr, BLOCK: tl.constexpr = 8):
+    tl.static_assert(SCALE > 0)
+    offs = tl.arange(0, BLOCK)
+    tl.store(X + offs, tl.load(X + offs, mask=offs < n) * SCALE, mask=offs < n)
+
+
+def test_triton_compile_an_ast_source_without_launching() -> None:
+    # triton.compile(ASTSource(fn, signature, constexprs)), as Triton's tests check what
+    # compiles: the compiled kernel launches like a warmup's; a refusal is a CompilationError.
+    src = triton.compiler.ASTSource(fn=_compiled_only, signature={"X": "*fp32", "n": "i32"},
+                                    constexprs={"SCALE": 3})
+    kernel = triton.compile(src)
+    x = torch.arange(8, dtype=torch.float32)
+    kernel[(1,)](x, 5, 3, 8)
+    assert x.tolist() == [0, 3, 6, 9, 12, 5, 6, 7]
+    assert "float* X" in kernel.asm["source"] and "int32_t n" in kernel.asm["source"]
+    bad = triton.compiler.ASTSource(fn=_compiled_only, signature={"X": "*fp32", "n": "i32",
+                                                                 "SCALE": "constexpr"},
+                                    constexprs={(2,): 0})
+    with pytest.raises(triton.CompilationError):
+        triton.compile(bad)
+    with pytest.raises(TypeError, match="'n'"):
+        triton.compile(triton.compiler.ASTSource(fn=_compiled_only, signature={"X": "*fp32"},
+                                                 constexprs={"SCALE": 1}))

@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 
 from . import compiler, knobs, language, runtime, testing
-from .language.core import constexpr
+from .compiler import compile
+from .language.core import constexpr, must_use_result
 from .runtime import Config, autotune, heuristics
 from .runtime.errors import CompileTimeAssertionFailure, OutOfResources, TritonError
 from .runtime.jit import JITFunction, MockTensor, TensorWrapper, jit, reinterpret
