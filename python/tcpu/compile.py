@@ -21,8 +21,6 @@ import sys
 import tempfile
 from typing import Any
 
-from .frontend.specialize import SIGNATURE_DTYPES
-
 _SCALAR_INTS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
 
 
@@ -45,6 +43,8 @@ def _value(text: str) -> Any:
 def specialization(signature: str, arg_names: list[str], constexpr_names: set[str]
                    ) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
     """The front end's key kinds and constexpr values for a Triton signature."""
+    from . import triton  # noqa: F401  (loads tcpu.frontend in the order its imports need)
+    from .frontend.specialize import SIGNATURE_DTYPES
     entries = [e.strip() for e in signature.split(",")]
     if len(entries) != len(arg_names):
         raise SignatureError(f"{len(entries)} entries for {len(arg_names)} kernel arguments "

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...frontend.kernel_def import KernelDef
-from ...frontend.specialize import signature_kind
+# The front end is imported by compile(), not here: tcpu.frontend imports triton.language,
+# whose package imports this module.
 
 
 @dataclass
@@ -24,7 +24,7 @@ class ASTSource:
     attrs: dict[Any, Any] | None = None
 
 
-def _constexpr_values(jit: KernelDef, constexprs: dict[Any, Any] | None) -> dict[str, Any]:
+def _constexpr_values(jit: Any, constexprs: dict[Any, Any] | None) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for key, value in (constexprs or {}).items():
         if isinstance(key, tuple):  # Triton's path: (argument index,)
@@ -37,6 +37,9 @@ def _constexpr_values(jit: KernelDef, constexprs: dict[Any, Any] | None) -> dict
 
 def compile(src: ASTSource, target: Any = None, options: dict[str, Any] | None = None) -> Any:
     """Compiles `src` (CompilationError for what Triton refuses); `target` is the CPU's."""
+    from ...frontend.build.route import BuildOptions, build
+    from ...frontend.kernel_def import KernelDef
+    from ...frontend.specialize import signature_kind
     jit = src.fn
     if not isinstance(jit, KernelDef):
         raise TypeError(f"triton.compile: ASTSource.fn must be a @triton.jit function, got {jit!r}")
@@ -53,6 +56,5 @@ def compile(src: ASTSource, target: Any = None, options: dict[str, Any] | None =
                             "a type in the signature nor a constexpr value")
         else:
             kinds.append(signature_kind(name, entry))
-    from ...frontend.build.route import BuildOptions, build  # not at `import triton`: lowering
     debug = jit.debug_enabled(options or {})
     return build(jit, kinds, BuildOptions.of(debug, all_mutable=False))
