@@ -728,3 +728,26 @@ def test_argument_types_u64_float_bool(device):
     assert int(got.view(np.uint64)[0]) == big + 1
     assert got[1] == int(np.float32(np.float32(0.1) * np.float32(1e6)))
     assert got[2] == 11
+
+
+@triton.jit
+def _swizzled_order(OUT, size_i, size_j, size_g):
+    for i in tl.range(0, size_i):
+        for j in tl.range(0, size_j):
+            new_i, new_j = tl.swizzle2d(i, j, size_i, size_j, size_g)
+            tl.store(OUT + new_i * size_j + new_j, i * size_j + j)
+
+
+@pytest.mark.parametrize("size_i, size_j, size_g", [(5, 7, 3), (4, 4, 2), (6, 3, 4)])
+def test_swizzle2d_orders_columns_within_groups_of_rows(size_i, size_j, size_g, device):
+    out = torch.full((size_i, size_j), -1, dtype=torch.int32, device=device)
+    _swizzled_order[(1,)](out, size_i, size_j, size_g)
+    # Reference: row-major index k -> column-major position inside its group of size_g rows
+    # (the last group holds what is left), as Triton's swizzle2d documents.
+    expected = torch.empty_like(out)
+    for k in range(size_i * size_j):
+        group, r = divmod(k, size_g * size_j)
+        off = group * size_g
+        rows = min(size_i - off, size_g)
+        expected[off + r % rows, r // rows] = k
+    assert torch.equal(out, expected)

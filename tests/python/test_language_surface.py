@@ -96,7 +96,6 @@ REFUSED: dict[str, dict[str, str]] = {
         ("map_elementwise", _NOT_YET),
         ("pair_uniform_to_normal philox_impl", "internal steps of tl.randn / tl.philox: "
          + _NOT_YET),
-        ("swizzle2d", _NOT_YET),
     ),
     "tensor": _refusals(
         ("advance", "a block pointer's method: " + _NOT_YET + " (tl.advance works)"),
