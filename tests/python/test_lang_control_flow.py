@@ -751,3 +751,26 @@ def test_swizzle2d_orders_columns_within_groups_of_rows(size_i, size_j, size_g, 
         rows = min(size_i - off, size_g)
         expected[off + r % rows, r // rows] = k
     assert torch.equal(out, expected)
+
+
+@triton.jit
+def _annotated_scalars(OUT, val: tl.float16, n: "tl.uint8", b: tl.bfloat16, w: "i64"):
+    tl.static_assert(val.dtype == tl.float16)
+    tl.static_assert(n.dtype == tl.uint8)
+    tl.static_assert(b.dtype == tl.bfloat16)
+    tl.static_assert(w.dtype == tl.int64)
+    tl.store(OUT + 0, val)
+    tl.store(OUT + 1, n)
+    tl.store(OUT + 2, b)
+    tl.store(OUT + 3, w + 0)
+
+
+def test_a_scalar_annotated_with_a_dtype_is_passed_as_that_dtype(device):
+    # As Triton compiles it (its interpreter ignores the annotation): a float annotated
+    # tl.float16 arrives rounded to fp16, an int annotated "tl.uint8" is a uint8.
+    out = zeros(4, torch.float64, device)
+    _annotated_scalars[(1,)](out, 0.1, 3, 1.01, 5)
+    assert out.tolist() == [float(torch.tensor(0.1).half()), 3.0,
+                            float(torch.tensor(1.01).bfloat16()), 5.0]
+    with pytest.raises(TypeError, match="'n' is annotated uint8 but is a float"):
+        _annotated_scalars[(1,)](out, 0.1, 2.5, 1.0, 5)

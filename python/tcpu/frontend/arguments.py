@@ -121,6 +121,25 @@ def _generic(value: Any, name: str, specialize: bool, align: bool) -> tuple[Any,
     return kind, value.item() if hasattr(value, "item") else value
 
 
+def as_annotated(kind: tuple[Any, ...], value: Any, dtype: str, name: str
+                 ) -> tuple[tuple[Any, ...], Any]:
+    """A scalar argument retyped by its parameter's annotation (KernelDef.annotated_dtypes), as
+    Triton does: a float type takes any number (not specialized), an int type an int or bool
+    (its divisibility kept); a 1 compiled in stays so. Anything else is refused."""
+    tag = kind[0]
+    if tag == "c" or tag not in ("i", "f", "b"):
+        if tag == "c":
+            return kind, value
+        raise ArgumentError(f"argument '{name}' is annotated {dtype} but is not a scalar")
+    if dtype in ("fp16", "bf16", "fp32", "fp64"):
+        return ("s", dtype), float(value)
+    if tag == "f":
+        raise ArgumentError(f"argument '{name}' is annotated {dtype} but is a float ({value!r})")
+    if dtype == "int1":
+        return ("b",), bool(value)
+    return ("i", dtype, tag == "i" and kind[2]), int(value)
+
+
 def classifier(t: type) -> Classifier:
     """The classifier for arguments of type `t` (CLASSIFIERS[t] once known)."""
     c = CLASSIFIERS.get(t)

@@ -76,6 +76,9 @@ def _param_value(name: str, kind: tuple[Any, ...]) -> tuple[Any, tl.dtype | None
         return Value(name, tl.float32), tl.float32
     if tag == "b":
         return Value(name, tl.int1), tl.int1
+    if tag == "s":  # a float annotated with its dtype (launcher.py)
+        d = tl.DTYPES_BY_NAME[kind[1]]
+        return Value(name, d), d
     raise AssertionError(kind)
 
 
