@@ -7,6 +7,7 @@ the `if`). What Triton refuses (`break`, `continue`, nested functions, `with`) i
 from __future__ import annotations
 
 import ast
+import dataclasses
 import warnings
 from typing import Any
 
@@ -15,6 +16,7 @@ from .. import cpp
 from ..errors import UnsupportedError
 from ..ops import OPS
 from ..ops.arith import convert
+from ..ops.descriptors import TensorDescriptor
 from ..ops.memory import BlockPointer
 from ..promotion import literal_dtype
 from ..values import Value, is_number, retuple, unwrap
@@ -249,6 +251,12 @@ class Statements(LowererCore):
         if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
             return tuple(self._merge(f"{name}[{i}]", x, y, node, decls, then_assigns,
                                      else_assigns) for i, (x, y) in enumerate(zip(a, b)))
+        if (isinstance(a, TensorDescriptor) and isinstance(b, TensorDescriptor)
+                and a.block_shape == b.block_shape and a.padding == b.padding):
+            # One descriptor type whichever branch made it: its run-time fields merge.
+            fields = [self._merge(f"{name}.{f}", getattr(a, f), getattr(b, f), node, decls,
+                                  then_assigns, else_assigns) for f in ("base", "shape", "strides")]
+            return dataclasses.replace(a, base=fields[0], shape=fields[1], strides=fields[2])
         if not isinstance(a, Value) or not isinstance(b, Value):
             if not isinstance(a, Value) and not isinstance(b, Value) and a == b:
                 return a
@@ -258,7 +266,11 @@ class Statements(LowererCore):
         if a.dtype != b.dtype or a.shape != b.shape:
             raise self.error(node, f"mismatched type for {shown} between the then-branch "
                              f"({a.type_text()}) and the else-branch ({b.type_text()})")
-        var = self.emit.fresh("merged" if name == RETURN else name.split("[")[0])
+        if a.dtype.is_ptr() and a.roots != b.roots:
+            # One variable holds either parameter: both must be of one C++ type, so neither may
+            # be the const (read-only) kind; mutable pointers read at the load, as Triton does.
+            self.written_roots.update(a.roots | b.roots)
+        var = self.emit.fresh("merged" if name == RETURN else name.split("[")[0].split(".")[0])
         decls.append(f"{self._storage_type(a)} {var};")
         then_assigns.append(f"{var} = {a.expr};")
         else_assigns.append(f"{var} = {b.expr};")
