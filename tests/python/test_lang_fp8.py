@@ -231,6 +231,12 @@ def test_reinterpret_takes_a_torch_dtype_too(device):
     _abs_and_zero_kernel[(1,)](seen, triton.reinterpret(out, torch.float8_e5m2), zeros,
                                DT=tl.float8e5)
     np.testing.assert_array_equal(out.cpu().numpy(), np.arange(256) & 0x7F)
+    # Triton's host methods keep the view's dtype over the base's own.
+    for other in (seen.clone(), seen.cpu(), seen.to(device), seen.new_empty((4,))):
+        assert type(other) is type(seen) and other.dtype is torch.float8_e5m2
+    copy = seen.new_empty((256,))
+    copy.copy_(seen)
+    assert torch.equal(copy.base, bits) and torch.equal(seen.data, bits)
 
 
 @triton.jit
