@@ -1,7 +1,8 @@
 """``triton.tools.mxfp``: host-side holders of OCP microscaling data, as Triton's tests build
 their operands with them. `MXFP4Tensor` keeps one E2M1 code (sign, 2 exponent bits, 1 mantissa
 bit; no Inf or NaN) per uint8; `MXScaleTensor` keeps E8M0 block scales (a biased power of two,
-255 = NaN). Both are plain torch code: nothing here runs a kernel."""
+255 = NaN). Both are plain torch code: nothing here runs a kernel. Misuse raises AssertionError,
+as Triton's do (its tests expect that class)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ class MXFP4Tensor:
         self.device = device
         if data is not None:
             if not isinstance(data, torch.Tensor):
-                raise TypeError("MXFP4Tensor: data must be a torch tensor of floats")
+                raise AssertionError("MXFP4Tensor: data must be a torch tensor of floats")
             self.device = data.device
             self.data = self._from_float(data)
         elif size is not None:
@@ -43,7 +44,7 @@ class MXFP4Tensor:
     def to(self, dtype: torch.dtype) -> torch.Tensor:
         """The values as float32 (the only conversion, as in Triton); -0 keeps its sign."""
         if dtype != torch.float32:
-            raise ValueError("MXFP4Tensor converts to torch.float32 only")
+            raise AssertionError("MXFP4Tensor converts to torch.float32 only")
         table = torch.tensor(_E2M1_MAGNITUDES, dtype=torch.float32, device=self.data.device)
         magnitude = table[(self.data & 0x7).long()]
         return torch.where((self.data & 0x8) != 0, -magnitude, magnitude)
@@ -68,7 +69,7 @@ class MXFP4Tensor:
         length is padded with a zero code."""
         data = self.data
         if not 0 <= dim < data.ndim:
-            raise ValueError(f"dim {dim} is not a dimension of a rank-{data.ndim} tensor")
+            raise AssertionError(f"dim {dim} is not a dimension of a rank-{data.ndim} tensor")
         if data.size(dim) % 2:
             pad = list(data.shape)
             pad[dim] = 1
@@ -92,7 +93,7 @@ class MXScaleTensor:
         self.device = device
         if data is not None:
             if not isinstance(data, torch.Tensor):
-                raise TypeError("MXScaleTensor: data must be a torch tensor of floats")
+                raise AssertionError("MXScaleTensor: data must be a torch tensor of floats")
             self.device = data.device
             self.data = self._from_float(data)
         elif size is not None:
@@ -106,13 +107,13 @@ class MXScaleTensor:
         lo = 0 if low is None else max(0, _log2_int(low) + _E8M0_BIAS)
         hi = 254 if high is None else min(254, max(0, _log2_int(high) + _E8M0_BIAS))
         if lo > hi:
-            raise ValueError("MXScaleTensor.random: low must not exceed high")
+            raise AssertionError("MXScaleTensor.random: low must not exceed high")
         self.data = torch.randint(lo, hi + 1, self.size, dtype=torch.uint8, device=self.device)
         return self
 
     def to(self, dtype: torch.dtype) -> torch.Tensor:
         if dtype != torch.float32:
-            raise ValueError("MXScaleTensor converts to torch.float32 only")
+            raise AssertionError("MXScaleTensor converts to torch.float32 only")
         e = self.data.to(torch.int32)
         value = torch.pow(2.0, (e - _E8M0_BIAS).to(torch.float32))
         return torch.where(e == _E8M0_NAN, torch.full_like(value, float("nan")), value)
