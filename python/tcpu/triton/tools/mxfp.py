@@ -20,21 +20,30 @@ def _shape(size: Any) -> tuple[int, ...]:
     return tuple(size) if isinstance(size, (tuple, list, torch.Size)) else (size,)
 
 
-class MXFP4Tensor:
-    """E2M1 data: `data` holds one code per uint8 element (in its low four bits)."""
+class _Microscaled:
+    """What both holders share: built from floats (`data`, converted by `_from_float`) or
+    given a `size` to fill with `random()`."""
 
     def __init__(self, data: torch.Tensor | None = None, size: Any = None,
                  device: Any = None) -> None:
         self.device = device
         if data is not None:
             if not isinstance(data, torch.Tensor):
-                raise AssertionError("MXFP4Tensor: data must be a torch tensor of floats")
+                raise AssertionError(f"{type(self).__name__}: data must be a torch tensor of "
+                                     "floats")
             self.device = data.device
             self.data = self._from_float(data)
         elif size is not None:
             self.size = _shape(size)
         else:
-            raise ValueError("MXFP4Tensor needs data or a size")
+            raise ValueError(f"{type(self).__name__} needs data or a size")
+
+    def _from_float(self, values: torch.Tensor) -> torch.Tensor:
+        raise NotImplementedError
+
+
+class MXFP4Tensor(_Microscaled):
+    """E2M1 data: `data` holds one code per uint8 element (in its low four bits)."""
 
     def random(self) -> MXFP4Tensor:
         """Every one of the 16 codes equally likely (both zeros included)."""
@@ -85,21 +94,8 @@ class MXFP4Tensor:
         return data.narrow(dim, 0, original_shape[dim]).to(torch.uint8)
 
 
-class MXScaleTensor:
+class MXScaleTensor(_Microscaled):
     """E8M0 scales: `data` holds biased exponents as uint8 (2 ** (e - 127); 255 is NaN)."""
-
-    def __init__(self, data: torch.Tensor | None = None, size: Any = None,
-                 device: Any = None) -> None:
-        self.device = device
-        if data is not None:
-            if not isinstance(data, torch.Tensor):
-                raise AssertionError("MXScaleTensor: data must be a torch tensor of floats")
-            self.device = data.device
-            self.data = self._from_float(data)
-        elif size is not None:
-            self.size = _shape(size)
-        else:
-            raise ValueError("MXScaleTensor needs data or a size")
 
     def random(self, low: float | None = None, high: float | None = None) -> MXScaleTensor:
         """Exponents drawn evenly from those of [low, high] (each bound's log2 truncated, as
