@@ -304,3 +304,27 @@ def test_a_dropped_must_use_result_is_refused_as_tritons():
     assert x[0].item() == 8.0
     # tl.advance changes nothing: Triton refuses a call that drops its result.
     refused(_drops_an_advance, x, match="The result of tl.advance is not being used.")
+
+
+# --- refusals Triton makes at compile time -----------------------------------------------------
+@triton.jit(do_not_specialize=["N"])
+def _constexpr_not_to_specialize(X, N: tl.constexpr):
+    tl.store(X, N)
+
+
+@triton.jit
+def _fp8_dot_imprecise(X, ACC: tl.constexpr):
+    a = tl.full((16, 16), 0.0, tl.float8e5)
+    tl.store(X + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :],
+             tl.dot(a, a, max_num_imprecise_acc=ACC))
+
+
+def test_a_constexpr_listed_in_do_not_specialize_is_refused():
+    refused(_constexpr_not_to_specialize, torch.zeros(1), 5,
+            match="N marked as constexpr and listed in do_not_specialize")
+
+
+def test_max_num_imprecise_acc_beyond_k_is_refused_for_fp8():
+    x = torch.zeros(256)
+    refused(_fp8_dot_imprecise, x, 32, match="max_num_imprecise_acc (32) must be <= K (16)")
+    _fp8_dot_imprecise[(1,)](x, 16)  # up to K is accepted (the CPU accumulates exactly anyway)

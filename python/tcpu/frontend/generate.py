@@ -89,6 +89,10 @@ def generate(kernel: KernelDef, key_kinds: list[tuple[Any, ...]], constexprs: di
     `reads` (a build.cache_key.Reads), if given, learns the globals the lowering reads."""
     source = kernel.source()
     names = kernel.arg_names
+    for i in sorted(kernel.no_specialize):
+        if names[i] in kernel.constexpr_names:  # Triton refuses the contradiction
+            raise source.error(source.tree, f"{names[i]} marked as constexpr and listed in "
+                               "do_not_specialize")
     bindings: dict[str, Any] = {}
     params: list[Param] = []
     for i, (name, kind) in enumerate(zip(names, key_kinds)):
