@@ -1,6 +1,6 @@
 """Expressions other than names, attributes and calls: constants, tuples, f-strings (of
-compile-time values), `:=`, tuple comprehensions, arithmetic, comparisons, `and`/`or`, conditional expressions and
-subscripts. On compile-time operands they fold as Python does; on run-time ones each operator's
+compile-time values), `:=`, tuple comprehensions, arithmetic, comparisons, `and`/`or`,
+conditional expressions and subscripts. On compile-time operands they fold as Python does; on run-time ones each operator's
 typing is its op's (ops/arith.py), and `acc + tl.dot(a, b)` becomes tl.dot(a, b, acc)."""
 
 from __future__ import annotations

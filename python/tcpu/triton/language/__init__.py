@@ -22,8 +22,8 @@ builtins_named(
     "triton.language", globals())
 
 # tl.advance returns the moved pointer and changes nothing: a call that drops it is a mistake.
-must_use_result(advance, "tl.advance has no side effects: assign its result to move the "  # noqa: F821
-                "block pointer")
+must_use_result(globals()["advance"],
+                "tl.advance has no side effects: assign its result to move the block pointer")
 
 # Math and random functions are the same objects in tl as in tl.math and tl.random, as in
 # Triton.
