@@ -239,6 +239,20 @@ def test_reinterpret_takes_a_torch_dtype_too(device):
     assert torch.equal(copy.base, bits) and torch.equal(seen.data, bits)
 
 
+@triton.jit(debug=True)
+def _checked_copy(B, OUT):
+    offs = tl.arange(0, 16)
+    tl.store(OUT + offs, tl.load(B + offs))
+
+
+def test_a_reinterpreted_tensor_in_a_bounds_checked_kernel(device):
+    # debug=True registers each argument's allocation: a TensorWrapper's is its base's.
+    bits = torch.arange(16, dtype=torch.uint8, device=device)
+    out = torch.zeros(16, dtype=torch.uint8, device=device)
+    _checked_copy[(1,)](triton.reinterpret(bits, tl.float8e5), triton.reinterpret(out, tl.float8e5))
+    assert torch.equal(out, bits)
+
+
 @triton.jit
 def _padding_kernel(B, OUT, N, DT: tl.constexpr):
     block = tl.make_block_ptr(B.to(tl.pointer_type(DT)), shape=(N,), strides=(1,), offsets=(0,),

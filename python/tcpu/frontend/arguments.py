@@ -204,6 +204,8 @@ def allocation(value: Any) -> tuple[int, int] | None:
     reach through it without fault on a GPU too: a torch tensor's storage, a numpy array's
     base array; None when unknown (other array types)."""
     if hasattr(value, "element_size"):  # torch; untyped_storage is 2.0's, storage() older ones'
+        if hasattr(getattr(value, "base", None), "element_size"):
+            value = value.base  # a TensorWrapper (triton.reinterpret): its tensor's storage
         s = value.untyped_storage() if hasattr(value, "untyped_storage") else value.storage()
         return s.data_ptr(), s.nbytes()
     if getattr(value, "flags", None) is not None and hasattr(value, "ctypes"):  # numpy
