@@ -21,10 +21,6 @@ import sys
 import tempfile
 from typing import Any
 
-# Triton's signature names -> tl dtype names.
-_DTYPES = {"i1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
-           "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64", "fp16": "fp16",
-           "bf16": "bf16", "fp32": "fp32", "fp64": "fp64"}
 _SCALAR_INTS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
 
 
@@ -47,6 +43,8 @@ def _value(text: str) -> Any:
 def specialization(signature: str, arg_names: list[str], constexpr_names: set[str]
                    ) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
     """The front end's key kinds and constexpr values for a Triton signature."""
+    from . import triton  # noqa: F401  (loads tcpu.frontend in the order its imports need)
+    from .frontend.specialize import SIGNATURE_DTYPES
     entries = [e.strip() for e in signature.split(",")]
     if len(entries) != len(arg_names):
         raise SignatureError(f"{len(entries)} entries for {len(arg_names)} kernel arguments "
@@ -56,7 +54,7 @@ def specialization(signature: str, arg_names: list[str], constexpr_names: set[st
     for name, entry in zip(arg_names, entries):
         text, _, hint = entry.partition(":")
         pointer = text.startswith("*")
-        dtype = _DTYPES.get(text.lstrip("*").removeprefix("k") if pointer else text)
+        dtype = SIGNATURE_DTYPES.get(text.lstrip("*").removeprefix("k") if pointer else text)
         if dtype is None:
             constexprs[name] = _value(entry)
             kinds.append(("c", constexprs[name]))

@@ -54,6 +54,11 @@ def test_class_hierarchy_is_tritons():
     assert issubclass(CompileTimeAssertionFailure, CompilationError)
 
 
+def test_triton_compiler_is_an_attribute_of_triton():
+    # `import triton` alone reaches triton.compiler.errors, as Triton's tests write it.
+    assert triton.compiler.errors.CompilationError is CompilationError
+
+
 def test_interpreter_error_is_tritons():
     # Triton's tests import it beside CompilationError and expect one or the other.
     from triton.runtime.errors import InterpreterError
@@ -264,3 +269,62 @@ def test_if_on_a_one_element_block(device, value, expect):
     assert y.item() == expect
     if not REAL_TRITON:  # the first compile warns (Triton warns too), at the kernel's line
         assert not caught or any(w.filename == __file__ for w in caught)
+
+
+# --- must_use_result ---------------------------------------------------------------------------
+@triton.must_use_result("Assign it.")
+@triton.jit
+def _cube(x):
+    return x * x * x
+
+
+@triton.jit
+def _drops_a_must_use_result(X):
+    _cube(tl.load(X))
+
+
+@triton.jit
+def _uses_a_must_use_result(X):
+    x = _cube(tl.load(X))
+    tl.store(X, x)
+
+
+@triton.jit
+def _drops_an_advance(X):
+    p = tl.make_block_ptr(X, shape=(16,), strides=(1,), offsets=(0,), block_shape=(16,),
+                          order=(0,))
+    tl.advance(p, (8,))
+    tl.store(p, tl.load(p) + 1)
+
+
+def test_a_dropped_must_use_result_is_refused_as_tritons():
+    x = torch.full((16,), 2.0)
+    refused(_drops_a_must_use_result, x, match="The result of _cube is not being used. Assign it.")
+    _uses_a_must_use_result[(1,)](x)
+    assert x[0].item() == 8.0
+    # tl.advance changes nothing: Triton refuses a call that drops its result.
+    refused(_drops_an_advance, x, match="The result of tl.advance is not being used.")
+
+
+# --- refusals Triton makes at compile time -----------------------------------------------------
+@triton.jit(do_not_specialize=["N"])
+def _constexpr_not_to_specialize(X, N: tl.constexpr):
+    tl.store(X, N)
+
+
+@triton.jit
+def _fp8_dot_imprecise(X, ACC: tl.constexpr):
+    a = tl.full((16, 16), 0.0, tl.float8e5)
+    tl.store(X + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :],
+             tl.dot(a, a, max_num_imprecise_acc=ACC))
+
+
+def test_a_constexpr_listed_in_do_not_specialize_is_refused():
+    refused(_constexpr_not_to_specialize, torch.zeros(1), 5,
+            match="N marked as constexpr and listed in do_not_specialize")
+
+
+def test_max_num_imprecise_acc_beyond_k_is_refused_for_fp8():
+    x = torch.zeros(256)
+    refused(_fp8_dot_imprecise, x, 32, match="max_num_imprecise_acc (32) must be <= K (16)")
+    _fp8_dot_imprecise[(1,)](x, 16)  # up to K is accepted (the CPU accumulates exactly anyway)

@@ -2,12 +2,14 @@
 are const (tl fuses their loads into their uses), written ones are not; pointers advanced by
 scalars in a loop keep tl's structured types (contiguous rows, not gathers); `#line`
 directives map the C++ back to the kernel's Python lines; isinstance(x, tl.tensor) holds for
-run-time values."""
+run-time values; `kernel.asm` holds that C++ only, and asking for one of Triton's IRs says
+why it is absent."""
 
 from __future__ import annotations
 
 import inspect
 
+import pytest
 import torch
 
 import triton
@@ -32,6 +34,14 @@ def row_sums(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
         ptrs += BLOCK
     if isinstance(acc, tl.tensor):
         tl.store(out_ptr + row, tl.sum(acc, axis=0))
+
+
+def test_asm_holds_the_cpp_source_and_names_why_triton_irs_are_absent() -> None:
+    x, y, out = torch.rand(8), torch.rand(8), torch.empty(8)
+    kernel = axpy[(1,)](x, y, out, 8, 2.0, BLOCK=8)
+    assert list(kernel.asm) == ["source"] and "ttir" not in kernel.asm
+    with pytest.raises(KeyError, match="'ttir': tcpu compiles a kernel to C\\+\\+ for the CPU"):
+        kernel.asm["ttir"]
 
 
 def test_const_pointers_and_line_directives() -> None:

@@ -122,3 +122,28 @@ def test_jit_repr_names_each_specialization(value: int, type_name: str) -> None:
     assert seen[-1].signature == {"value": type_name, "is_one": "constexpr", "X": "*fp32",
                                   "F": "fp32", "B": "constexpr"}
     assert seen[-1].constants == {"is_one": 1, "B": 7}
+@triton.jit
+def _compiled_only(X, n, SCALE: tl.constexpr, BLOCK: tl.constexpr = 8):
+    tl.static_assert(SCALE > 0)
+    offs = tl.arange(0, BLOCK)
+    tl.store(X + offs, tl.load(X + offs, mask=offs < n) * SCALE, mask=offs < n)
+
+
+def test_triton_compile_an_ast_source_without_launching() -> None:
+    # triton.compile(ASTSource(fn, signature, constexprs)), as Triton's tests check what
+    # compiles: the compiled kernel launches like a warmup's; a refusal is a CompilationError.
+    src = triton.compiler.ASTSource(fn=_compiled_only, signature={"X": "*fp32", "n": "i32"},
+                                    constexprs={"SCALE": 3})
+    kernel = triton.compile(src)
+    x = torch.arange(8, dtype=torch.float32)
+    kernel[(1,)](x, 5, 3, 8)
+    assert x.tolist() == [0, 3, 6, 9, 12, 5, 6, 7]
+    assert "float* X" in kernel.asm["source"] and "int32_t n" in kernel.asm["source"]
+    bad = triton.compiler.ASTSource(fn=_compiled_only, signature={"X": "*fp32", "n": "i32",
+                                                                 "SCALE": "constexpr"},
+                                    constexprs={(2,): 0})
+    with pytest.raises(triton.CompilationError):
+        triton.compile(bad)
+    with pytest.raises(TypeError, match="'n'"):
+        triton.compile(triton.compiler.ASTSource(fn=_compiled_only, signature={"X": "*fp32"},
+                                                 constexprs={"SCALE": 1}))

@@ -701,6 +701,31 @@ def test_constexpr_parameter_kinds(scale, name, opt, dt, fn, flag, device):
     np.testing.assert_array_equal(got[32:], x.astype(np.float32) * 3)
 
 
+def _closure_kernel(dtype, scale, helper):
+    """A kernel defined in a function reads that function's locals, as Triton's does (its
+    get_capture_scope: the module's globals with the closure's variables over them)."""
+    GLOBAL_SCALE = tl.constexpr(scale)  # a closure variable hides the module's global
+
+    @triton.jit
+    def kernel(X, OUT, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        x = helper(tl.load(X + offs).to(dtype))
+        tl.static_assert(x.dtype == dtype)
+        tl.store(OUT + offs, (x * GLOBAL_SCALE).to(tl.float32))
+
+    return kernel
+
+
+@pytest.mark.parametrize("dt, scale, fn", [("float16", 2, "square"), ("int32", 5, "negate")])
+def test_a_kernel_reads_the_variables_it_closes_over(dt, scale, fn, device):
+    x = torch.arange(8, dtype=torch.float32, device=device) - 3
+    out = zeros(8, torch.float32, device)
+    helper = {"square": _square, "negate": _negate}[fn]
+    _closure_kernel(getattr(tl, dt), scale, helper)[(1,)](x, out, BLOCK=8)
+    expected = (x * x if fn == "square" else -x) * scale
+    assert torch.equal(out, expected)
+
+
 @triton.jit
 def _grid_meta_kernel(OUT, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
@@ -769,3 +794,49 @@ def test_argument_types_u64_float_bool(device):
     assert int(got.view(np.uint64)[0]) == big + 1
     assert got[1] == int(np.float32(np.float32(0.1) * np.float32(1e6)))
     assert got[2] == 11
+
+
+@triton.jit
+def _swizzled_order(OUT, size_i, size_j, size_g):
+    for i in tl.range(0, size_i):
+        for j in tl.range(0, size_j):
+            new_i, new_j = tl.swizzle2d(i, j, size_i, size_j, size_g)
+            tl.store(OUT + new_i * size_j + new_j, i * size_j + j)
+
+
+@pytest.mark.parametrize("size_i, size_j, size_g", [(5, 7, 3), (4, 4, 2), (6, 3, 4)])
+def test_swizzle2d_orders_columns_within_groups_of_rows(size_i, size_j, size_g, device):
+    out = torch.full((size_i, size_j), -1, dtype=torch.int32, device=device)
+    _swizzled_order[(1,)](out, size_i, size_j, size_g)
+    # Reference: row-major index k -> column-major position inside its group of size_g rows
+    # (the last group holds what is left), as Triton's swizzle2d documents.
+    expected = torch.empty_like(out)
+    for k in range(size_i * size_j):
+        group, r = divmod(k, size_g * size_j)
+        off = group * size_g
+        rows = min(size_i - off, size_g)
+        expected[off + r % rows, r // rows] = k
+    assert torch.equal(out, expected)
+
+
+@triton.jit
+def _annotated_scalars(OUT, val: tl.float16, n: "tl.uint8", b: tl.bfloat16, w: "i64"):
+    tl.static_assert(val.dtype == tl.float16)
+    tl.static_assert(n.dtype == tl.uint8)
+    tl.static_assert(b.dtype == tl.bfloat16)
+    tl.static_assert(w.dtype == tl.int64)
+    tl.store(OUT + 0, val)
+    tl.store(OUT + 1, n)
+    tl.store(OUT + 2, b)
+    tl.store(OUT + 3, w + 0)
+
+
+def test_a_scalar_annotated_with_a_dtype_is_passed_as_that_dtype(device):
+    # As Triton compiles it (its interpreter ignores the annotation): a float annotated
+    # tl.float16 arrives rounded to fp16, an int annotated "tl.uint8" is a uint8.
+    out = zeros(4, torch.float64, device)
+    _annotated_scalars[(1,)](out, 0.1, 3, 1.01, 5)
+    assert out.tolist() == [float(torch.tensor(0.1).half()), 3.0,
+                            float(torch.tensor(1.01).bfloat16()), 5.0]
+    with pytest.raises(TypeError, match="'n' is annotated uint8 but is a float"):
+        _annotated_scalars[(1,)](out, 0.1, 2.5, 1.0, 5)

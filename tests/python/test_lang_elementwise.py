@@ -755,6 +755,24 @@ def test_where(dtype, device):
 
 
 @triton.jit
+def _where_int_condition_kernel(C, Z, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(Z + offs, tl.where(tl.load(C + offs), 1.0, -1.0))
+
+
+def test_where_on_a_non_boolean_condition_warns_and_tests_nonzero(device, monkeypatch):
+    # Triton deprecates a condition that is not int1 with a UserWarning while compiling (only
+    # then, as Triton: no disk cache here, so that this process compiles); the value is
+    # condition != 0.
+    monkeypatch.setenv("TCPU_PYTHON_CACHE", "0")
+    c = torch.tensor([0, 3, 0, 2 ** 31, 1, 0, 7, 0], dtype=torch.uint32, device=device)
+    z = torch.empty(8, dtype=torch.float32, device=device)
+    with pytest.warns(UserWarning, match="condition should be boolean"):
+        _where_int_condition_kernel[(1,)](c, z, BLOCK=8)
+    assert z.tolist() == [-1.0, 1.0, -1.0, 1.0, 1.0, -1.0, 1.0, -1.0]
+
+
+@triton.jit
 def _where_scalars_kernel(X, Z0, Z1, Z2, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(X + offs)                 # int8

@@ -220,6 +220,39 @@ def test_abs_clears_the_sign_bit_and_the_zero_constant_is_positive(fmt, device):
     assert triton.reinterpret(triton.reinterpret(bits, dt), torch.uint8) is bits
 
 
+def test_reinterpret_takes_a_torch_dtype_too(device):
+    # Triton's test_conversions reinterprets with torch dtypes; the wrapper's extent is its
+    # base's memory, whatever the dtype it is seen as.
+    bits = torch.arange(256, dtype=torch.int32).to(torch.uint8).to(device)
+    out = torch.zeros(256, dtype=torch.uint8, device=device)
+    zeros = torch.zeros(16, dtype=torch.uint8, device=device)
+    seen = triton.reinterpret(bits, torch.float8_e5m2)
+    assert seen.element_size() == 1 and seen.numel() == 256
+    _abs_and_zero_kernel[(1,)](seen, triton.reinterpret(out, torch.float8_e5m2), zeros,
+                               DT=tl.float8e5)
+    np.testing.assert_array_equal(out.cpu().numpy(), np.arange(256) & 0x7F)
+    # Triton's host methods keep the view's dtype over the base's own.
+    for other in (seen.clone(), seen.cpu(), seen.to(device), seen.new_empty((4,))):
+        assert type(other) is type(seen) and other.dtype is torch.float8_e5m2
+    copy = seen.new_empty((256,))
+    copy.copy_(seen)
+    assert torch.equal(copy.base, bits) and torch.equal(seen.data, bits)
+
+
+@triton.jit(debug=True)
+def _checked_copy(B, OUT):
+    offs = tl.arange(0, 16)
+    tl.store(OUT + offs, tl.load(B + offs))
+
+
+def test_a_reinterpreted_tensor_in_a_bounds_checked_kernel(device):
+    # debug=True registers each argument's allocation: a TensorWrapper's is its base's.
+    bits = torch.arange(16, dtype=torch.uint8, device=device)
+    out = torch.zeros(16, dtype=torch.uint8, device=device)
+    _checked_copy[(1,)](triton.reinterpret(bits, tl.float8e5), triton.reinterpret(out, tl.float8e5))
+    assert torch.equal(out, bits)
+
+
 @triton.jit
 def _padding_kernel(B, OUT, N, DT: tl.constexpr):
     block = tl.make_block_ptr(B.to(tl.pointer_type(DT)), shape=(N,), strides=(1,), offsets=(0,),

@@ -520,3 +520,41 @@ def test_libdevice_binary(fn, ref, xr, yr, exact, dtype, device):
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
     else:
         np.testing.assert_allclose(got, expected, rtol=1e-13, atol=1e-300)
+
+
+@triton.jit
+def _bessel_kernel(X, OUT, FN: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(OUT + offs, getattr(libdevice, FN)(tl.load(X + offs)))
+
+
+BESSEL = [("j0", torch.special.bessel_j0), ("j1", torch.special.bessel_j1),
+          ("y0", torch.special.bessel_y0), ("y1", torch.special.bessel_y1),
+          ("cyl_bessel_i0", torch.special.i0), ("cyl_bessel_i1", torch.special.i1)]
+
+
+# At +-Inf, CUDA's documented values (torch.special gives NaN there): J and Y tend to +-0, I0 to
+# +Inf and I1 to +-Inf.
+BESSEL_AT_INF = {"j0": (0.0, 0.0), "j1": (0.0, 0.0), "y0": (0.0, math.nan), "y1": (0.0, math.nan),
+                 "cyl_bessel_i0": (math.inf, math.inf), "cyl_bessel_i1": (math.inf, -math.inf)}
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("fn, reference", BESSEL)
+def test_libdevice_bessel_functions(fn, reference, dtype, device):
+    # Negative, small, large (I0 and I1 past 700 where they overflow), zero and NaN against
+    # torch.special in float64 (Cephes, whose J1(-7.5) is off by 8e-8 relative where SciPy and
+    # libm agree to 1 ulp: hence fp64's tolerance), and CUDA's values at +-Inf.
+    values = [-30.0, -7.5, -2.0, -0.5, -1e-3, 0.0, 1e-3, 0.5, 1.0, 2.4048, 3.8317, 9.0, 25.0,
+              60.0, 120.0, 700.0, 720.0, float("nan"), float("inf"), float("-inf")]
+    values += [1.0] * (32 - len(values))
+    x = torch.tensor(values, dtype=dtype, device=device)
+    out = torch.empty_like(x)
+    _bessel_kernel[(1,)](x, out, FN=fn, N=32)
+    expected = reference(x.double()).to(dtype)
+    rtol, atol = (1e-5, 1e-6) if dtype == torch.float32 else (2e-7, 2e-8)
+    torch.testing.assert_close(out[:18], expected[:18], rtol=rtol, atol=atol, equal_nan=True)
+    at_inf = BESSEL_AT_INF[fn]
+    assert out[18].item() == at_inf[0]
+    got = out[19].item()
+    assert (math.isnan(got) and math.isnan(at_inf[1])) or got == at_inf[1]

@@ -162,6 +162,26 @@ def test_randint_n_rounds(device):
     assert not np.array_equal(got, philox4x32(5, np.arange(n, dtype=np.uint32))[0])
 
 
+@triton.jit
+def _through_tl_random(X, OUT, n: tl.constexpr):
+    idx = tl.arange(0, n)
+    tl.store(OUT + idx, tl.random.uint_to_uniform_float(tl.load(X + idx)))
+    tl.store(OUT + n + idx, tl.random.rand(7, idx, tl.random.N_ROUNDS_DEFAULT))
+
+
+def test_tl_random_is_the_module_of_the_random_builtins(device):
+    # tl.random.<name> is tl.<name>, as in Triton (its test_random calls it so).
+    assert tl.random.randint is tl.randint and tl.random.N_ROUNDS_DEFAULT == 10
+    x = torch.tensor([-2 ** 31, 2 ** 31 - 1, 0, -1], dtype=torch.int32, device=device)
+    out = torch.empty(8, dtype=torch.float32, device=device)
+    _through_tl_random[(1,)](x, out, 4)
+    expected = uniform32(x.cpu().numpy().view(np.uint32))
+    np.testing.assert_array_equal(out[:4].cpu().numpy(), expected)
+    assert out[0] == out[1] and out[0] < 1.0  # the extremes map to the largest value below 1
+    np.testing.assert_array_equal(out[4:].cpu().numpy(),
+                                  uniform32(philox4x32(7, np.arange(4, dtype=np.uint32))[0]))
+
+
 @pytest.mark.parametrize("seed", [0, 17, -3, 2 ** 35])
 def test_rand(seed, device):
     n = 1024

@@ -71,3 +71,48 @@ def test_host_descriptor_argument() -> None:
 def test_host_descriptor_checks_its_arguments() -> None:
     with pytest.raises(ValueError, match="last stride must be 1"):
         TensorDescriptor(torch.zeros(4, 4), [4, 4], [1, 4], [2, 2])
+
+
+@triton.jit
+def _desc_geometry(desc, out_ptr, DEVICE_MADE: tl.constexpr):
+    if DEVICE_MADE:
+        desc = tl.make_tensor_descriptor(desc, shape=[20, 16], strides=[16, 1],
+                                         block_shape=[8, 16])
+    tl.static_assert(desc.shape[0].dtype == tl.int32)  # Triton's: shape int32, strides int64
+    tl.static_assert(desc.strides[0].dtype == tl.int64)
+    tl.store(out_ptr + 0, desc.shape[0])
+    tl.store(out_ptr + 1, desc.shape[1])
+    tl.store(out_ptr + 2, desc.strides[0])
+    tl.store(out_ptr + 3, desc.strides[1])
+
+
+@pytest.mark.parametrize("device_made", [False, True])
+def test_a_descriptor_knows_its_shape_and_strides(device_made: bool) -> None:
+    x = torch.randn(20, 16)
+    out = torch.zeros(4, dtype=torch.int64)
+    arg = x if device_made else TensorDescriptor.from_tensor(x, block_shape=[8, 16])
+    _desc_geometry[(1,)](arg, out, DEVICE_MADE=device_made)
+    assert out.tolist() == [20, 16, 16, 1]
+
+
+@triton.jit
+def _desc_chosen_at_run_time(in_desc, out_ptr, flip, BM: tl.constexpr, BN: tl.constexpr):
+    if flip:
+        desc = tl.make_tensor_descriptor(out_ptr, shape=[16, 16], strides=[16, 1],
+                                         block_shape=[BM, BN])
+    else:
+        desc = in_desc
+    tile = desc.load([0, 0])
+    tl.store(out_ptr + 256 + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], tile)
+
+
+def test_a_descriptor_assigned_in_both_branches_of_an_if() -> None:
+    # As in Triton: one descriptor type whichever branch made it (a host one or a kernel's).
+    x = torch.randn(16, 16)
+    out = torch.zeros(256 + 64)
+    out[:256] = torch.arange(256, dtype=torch.float32)
+    desc = TensorDescriptor.from_tensor(x, block_shape=[8, 8])
+    _desc_chosen_at_run_time[(1,)](desc, out, 0, BM=8, BN=8)
+    assert torch.equal(out[256:].reshape(8, 8), x[:8, :8])
+    _desc_chosen_at_run_time[(1,)](desc, out, 1, BM=8, BN=8)
+    assert torch.equal(out[256:].reshape(8, 8), out[:256].reshape(16, 16)[:8, :8])

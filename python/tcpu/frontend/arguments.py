@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .kernel_def import KernelDef
 from .specialize import ArgumentError, arg_key, int_kind, pointer_of
 
 # A classifier: (value, name, specialize, specialize_alignment) -> (key part, launch value).
@@ -58,6 +59,54 @@ def _tensor_descriptor(d: Any, name: str, specialize: bool, align: bool) -> tupl
     return kind, (p.address, *(int(x) for x in d.shape), *(int(x) for x in d.strides))
 
 
+def _tuple(value: tuple, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    """A tuple (a NamedTuple, torch.Size): each element specialized as an argument of its own,
+    as Triton does; a tl.constexpr or a @jit function in it is compiled in. The key is ("T",
+    the NamedTuple class or tuple, the elements' kinds); the launch value is every leaf's
+    launch value in order, depth first (None for compiled-in leaves): leaf k is component k."""
+    kinds = []
+    leaves: list[Any] = []
+    for k, v in enumerate(value):
+        if type(v).__name__ == "constexpr":
+            kinds.append(("c", v.value))
+            leaves.append(None)
+            continue
+        if isinstance(v, KernelDef):  # a @jit function
+            kinds.append(("c", v))
+            leaves.append(None)
+            continue
+        kind, lv = classifier(type(v))(v, f"{name}[{k}]", specialize, align)
+        if kind[0] == "D":
+            raise ArgumentError(f"argument '{name}[{k}]': a tensor descriptor inside a tuple is "
+                                "not supported by tcpu yet; pass it as an argument of its own")
+        kinds.append(kind)
+        if kind[0] == "T":
+            leaves.extend(lv)
+        else:
+            leaves.append(lv)
+    cls = type(value) if hasattr(type(value), "_fields") else tuple
+    return ("T", cls, tuple(kinds)), tuple(leaves)
+
+
+def tuple_leaves(value: Any) -> list[Any]:
+    """A tuple argument's leaves in component order (see _tuple)."""
+    out: list[Any] = []
+    for v in value:
+        if isinstance(v, tuple):
+            out.extend(tuple_leaves(v))
+        else:
+            out.append(v)
+    return out
+
+
+def component_value(value: Any, component: int) -> Any:
+    """The Python value behind one component of an argument: a host tensor descriptor's base
+    (its component 0), a tuple's leaf."""
+    if isinstance(value, tuple):
+        return tuple_leaves(value)[component]
+    return value.base
+
+
 def _generic(value: Any, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
     """Anything else: arrays (the array interface, __dlpack__), numpy scalars, ..."""
     kind = arg_key(value, name, specialize, align)
@@ -72,6 +121,25 @@ def _generic(value: Any, name: str, specialize: bool, align: bool) -> tuple[Any,
     return kind, value.item() if hasattr(value, "item") else value
 
 
+def as_annotated(kind: tuple[Any, ...], value: Any, dtype: str, name: str
+                 ) -> tuple[tuple[Any, ...], Any]:
+    """A scalar argument retyped by its parameter's annotation (KernelDef.annotated_dtypes), as
+    Triton does: a float type takes any number (not specialized), an int type an int or bool
+    (its divisibility kept); a 1 compiled in stays so. Anything else is refused."""
+    tag = kind[0]
+    if tag == "c" or tag not in ("i", "f", "b"):
+        if tag == "c":
+            return kind, value
+        raise ArgumentError(f"argument '{name}' is annotated {dtype} but is not a scalar")
+    if dtype in ("fp16", "bf16", "fp32", "fp64"):
+        return ("s", dtype), float(value)
+    if tag == "f":
+        raise ArgumentError(f"argument '{name}' is annotated {dtype} but is a float ({value!r})")
+    if dtype == "int1":
+        return ("b",), bool(value)
+    return ("i", dtype, tag == "i" and kind[2]), int(value)
+
+
 def classifier(t: type) -> Classifier:
     """The classifier for arguments of type `t` (CLASSIFIERS[t] once known)."""
     c = CLASSIFIERS.get(t)
@@ -84,6 +152,8 @@ def classifier(t: type) -> Classifier:
             c = _float
         elif t is type(None):
             c = _none
+        elif issubclass(t, tuple):
+            c = _tuple
         elif t.__module__ == "torch" and t.__name__ in ("Tensor", "Parameter"):
             c = _torch_tensor
         elif t.__name__ == "TensorDescriptor" and t.__module__.endswith("tensor_descriptor"):
@@ -134,6 +204,8 @@ def allocation(value: Any) -> tuple[int, int] | None:
     reach through it without fault on a GPU too: a torch tensor's storage, a numpy array's
     base array; None when unknown (other array types)."""
     if hasattr(value, "element_size"):  # torch; untyped_storage is 2.0's, storage() older ones'
+        if hasattr(getattr(value, "base", None), "element_size"):
+            value = value.base  # a TensorWrapper (triton.reinterpret): its tensor's storage
         s = value.untyped_storage() if hasattr(value, "untyped_storage") else value.storage()
         return s.data_ptr(), s.nbytes()
     if getattr(value, "flags", None) is not None and hasattr(value, "ctypes"):  # numpy

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..triton.language import core as tl
-from .arguments import allocation, classifier, extent, grid_dims
+from .arguments import allocation, classifier, component_value, extent, grid_dims
 from .errors import GPU_STAGES, GPUStageUnavailable
 
 
@@ -23,7 +23,9 @@ class Param:
     index: int  # position among the Python function's parameters
     dtype: tl.dtype  # pointer_type for pointers
     readonly: bool = False
-    component: int | None = None  # which of a host tensor descriptor's values (base, sizes...)
+    # Which of the argument's values: a host tensor descriptor's (base, sizes...), a tuple's
+    # leaves (arguments.py).
+    component: int | None = None
 
     def record(self) -> dict[str, Any]:
         """As the disk cache keeps it (JSON)."""
@@ -107,8 +109,8 @@ class CompiledKernel:
         spans = []
         for index, component, written in self.pointer_args:
             value, address = values[index], launch_values[index]
-            if component is not None:  # a host tensor descriptor's base
-                value, address = value.base, address[0]
+            if component is not None:  # a host tensor descriptor's base, a tuple's leaf
+                value, address = component_value(value, component), address[component]
             spans.append((address, extent(value), written))
         for a, an, aw in spans:
             if not aw:
@@ -133,7 +135,8 @@ class CompiledKernel:
         registered = []
         try:
             for index, component, _ in self.pointer_args:
-                value = values[index] if component is None else values[index].base
+                value = (values[index] if component is None
+                         else component_value(values[index], component))
                 span = allocation(value)
                 if span is not None and span[1] > 0 and _tcpu_rt.register_host(*span):
                     registered.append(span[0])

@@ -11,6 +11,7 @@ the disk cache never imports this module."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from ..triton.language import core as tl
@@ -40,6 +41,26 @@ def _descriptor_params(name: str, index: int, kind: tuple[Any, ...]
     return desc, [base, *sizes, *strides]
 
 
+def _tuple_params(name: str, index: int, kind: tuple[Any, ...], params: list[Param]) -> Any:
+    """A tuple argument's binding (a tuple, or its NamedTuple class's instance) whose run-time
+    leaves are parameters, numbered depth first as arguments.py's launch value orders them."""
+    def build(prefix: str, kind: tuple[Any, ...]) -> Any:
+        items = []
+        for k, sub in enumerate(kind[2]):
+            if sub[0] == "T":
+                items.append(build(f"{prefix}_{k}", sub))
+                continue
+            value, dtype = _param_value(f"{prefix}_{k}", sub)
+            if dtype is not None:
+                params.append(Param(f"{prefix}_{k}", index, dtype, component=next(counter)))
+            else:
+                next(counter)
+            items.append(value)
+        return kind[1]._make(items) if kind[1] is not tuple else tuple(items)
+    counter = itertools.count()
+    return build(name, kind)
+
+
 def _param_value(name: str, kind: tuple[Any, ...]) -> tuple[Any, tl.dtype | None]:
     """The lowering's binding for a parameter of this key kind, and its run-time dtype."""
     tag = kind[0]
@@ -55,6 +76,9 @@ def _param_value(name: str, kind: tuple[Any, ...]) -> tuple[Any, tl.dtype | None
         return Value(name, tl.float32), tl.float32
     if tag == "b":
         return Value(name, tl.int1), tl.int1
+    if tag == "s":  # a float annotated with its dtype (launcher.py)
+        d = tl.DTYPES_BY_NAME[kind[1]]
+        return Value(name, d), d
     raise AssertionError(kind)
 
 
@@ -65,6 +89,10 @@ def generate(kernel: KernelDef, key_kinds: list[tuple[Any, ...]], constexprs: di
     `reads` (a build.cache_key.Reads), if given, learns the globals the lowering reads."""
     source = kernel.source()
     names = kernel.arg_names
+    for i in sorted(kernel.no_specialize):
+        if names[i] in kernel.constexpr_names:  # Triton refuses the contradiction
+            raise source.error(source.tree, f"{names[i]} marked as constexpr and listed in "
+                               "do_not_specialize")
     bindings: dict[str, Any] = {}
     params: list[Param] = []
     for i, (name, kind) in enumerate(zip(names, key_kinds)):
@@ -74,6 +102,9 @@ def generate(kernel: KernelDef, key_kinds: list[tuple[Any, ...]], constexprs: di
         if kind[0] == "D":
             bindings[name], parts = _descriptor_params(name, i, kind)
             params.extend(parts)
+            continue
+        if kind[0] == "T":
+            bindings[name] = _tuple_params(name, i, kind, params)
             continue
         value, dtype = _param_value(name, kind)
         bindings[name] = value

@@ -28,9 +28,37 @@ def capture_scope(fn: Callable[..., Any]) -> dict[str, Any]:
     """The names a @jit function's body reads, as Triton's get_capture_scope: its module's
     globals and, for a function defined inside another, the enclosing function's variables it
     uses (a @jit helper defined beside the kernel in a test function)."""
-    if not fn.__closure__:
+    cells = fn.__closure__
+    if not cells:
         return fn.__globals__
-    return fn.__globals__ | inspect.getclosurevars(fn).nonlocals
+    scope = dict(fn.__globals__)
+    for name, cell in zip(fn.__code__.co_freevars, cells):
+        try:
+            scope[name] = cell.cell_contents
+        except ValueError:  # not bound yet (a name the enclosing function assigns later)
+            pass
+    return scope
+
+
+# Triton's short type names in annotations ("fp16", "u8", "i32"), by dtype name.
+_SHORT_NAMES = {"i1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+                "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+                "fp16": "fp16", "bf16": "bf16", "fp32": "fp32", "fp64": "fp64"}
+_SCALAR_DTYPES = frozenset(_SHORT_NAMES.values())
+
+
+def annotation_dtype(annotation: Any) -> str | None:
+    """The scalar dtype a parameter's annotation names (tl.float16, "tl.uint8", "fp16"), as
+    Triton types an argument by it; None for other annotations (tensors, constexpr, none)."""
+    if isinstance(annotation, tlc.dtype):
+        name = annotation.name
+    elif isinstance(annotation, str):
+        text = annotation.strip().removeprefix("triton.language.").removeprefix("tl.")
+        dtype = getattr(tlc, text, None) if text.isidentifier() else None
+        name = dtype.name if isinstance(dtype, tlc.dtype) else _SHORT_NAMES.get(text)
+    else:
+        return None
+    return name if name in _SCALAR_DTYPES else None
 
 
 class KernelDef:
@@ -53,6 +81,10 @@ class KernelDef:
         self.arg_set = frozenset(self.arg_names)
         self.constexpr_names = {p.name for p in self.params
                                 if _is_constexpr_annotation(p.annotation)}
+        # Parameters whose annotation names a scalar dtype: Triton passes the argument as that
+        # type (a float annotated tl.float16 is an fp16 in the kernel), by index.
+        self.annotated_dtypes = {i: d for i, p in enumerate(self.params)
+                                 if (d := annotation_dtype(p.annotation)) is not None}
         self.defaults = {p.name: p.default for p in self.params
                          if p.default is not inspect.Parameter.empty}
         self.debug = debug
@@ -66,6 +98,12 @@ class KernelDef:
         self._source: Any = None
         # The text that replaced the function's own (_unsafe_update_src), or None.
         self.updated_src: str | None = None
+
+    def capture_scope(self) -> dict[str, Any]:
+        """The names the kernel reads from outside, as Triton's get_capture_scope: its module's
+        globals, and the variables of the enclosing functions it closes over (a kernel defined
+        inside a test reads the test's locals), the latter first."""
+        return capture_scope(self.fn)
 
     def _indices(self, names: Any) -> set[int]:
         out = set()

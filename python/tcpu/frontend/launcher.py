@@ -10,7 +10,7 @@ import os
 from typing import Any
 
 from .. import _environment as environment
-from .arguments import CLASSIFIERS, classifier, grid_dims, is_hashable
+from .arguments import CLASSIFIERS, as_annotated, classifier, grid_dims, is_hashable
 from .build.route import BuildOptions, build
 from .compiled import CompiledKernel
 from .foreign import to_tcpu
@@ -26,6 +26,7 @@ def launch(jit: KernelDef, values: list[Any], grid: Any, options: dict[str, Any]
     constexpr_names = jit.constexpr_names
     no_spec, no_align = jit.no_specialize, jit.no_specialize_alignment
     foreign = jit.foreign  # decorated by a real Triton: its constexprs may be real dtypes
+    annotated = jit.annotated_dtypes
     kinds = []
     launch_values = []
     for i, v in enumerate(values):
@@ -41,6 +42,8 @@ def launch(jit: KernelDef, values: list[Any], grid: Any, options: dict[str, Any]
         classify = CLASSIFIERS.get(type(v)) or classifier(type(v))
         try:
             kind, lv = classify(v, name, i not in no_spec, i not in no_align)
+            if annotated and i in annotated:
+                kind, lv = as_annotated(kind, lv, annotated[i], name)
         except ArgumentError as e:
             error = OverflowError if isinstance(e, OverflowError) else TypeError
             raise error(f"{jit.__name__}: {e}") from None

@@ -30,6 +30,31 @@ CODES = {"int1": "?", "int8": "b", "int16": "h", "int32": "i", "int64": "l", "ui
          "fp64": "d"}
 
 
+# Triton's signature type names (triton.compile's ASTSource, tools/compile.py) -> dtype names.
+SIGNATURE_DTYPES = {"i1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+                    "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+                    "fp16": "fp16", "bf16": "bf16", "fp32": "fp32", "fp64": "fp64"}
+
+
+def signature_kind(name: str, entry: str) -> tuple[Any, ...]:
+    """The key kind of a run-time argument given by its Triton signature type ("*fp32",
+    "i32", "fp32", "i1"), unspecialized (no divisibility or alignment known)."""
+    pointer = entry.startswith("*")
+    dtype = SIGNATURE_DTYPES.get(entry.lstrip("*").removeprefix("k") if pointer else entry)
+    if dtype is None:
+        raise ArgumentError(f"argument '{name}': '{entry}' is not a type of Triton's signatures")
+    if pointer:
+        return ("P", dtype, False)
+    if dtype == "int1":
+        return ("b",)
+    if dtype == "fp32":
+        return ("f",)
+    if dtype.startswith(("int", "uint")):
+        return ("i", dtype, False)
+    raise ArgumentError(f"argument '{name}': {dtype} scalar arguments are not supported yet "
+                        "(Python floats are fp32 in Triton)")
+
+
 class ArgumentError(TypeError):
     """A launch argument tcpu cannot pass (a CUDA tensor, an unsupported dtype, ...)."""
 

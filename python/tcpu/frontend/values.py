@@ -45,3 +45,10 @@ def unwrap(x: Any) -> Any:
 def is_number(x: Any) -> bool:
     x = unwrap(x)
     return isinstance(x, (bool, int, float)) and not isinstance(x, Value)
+
+
+def retuple(like: tuple, items: Any) -> tuple:
+    """`items` as a tuple of `like`'s class: a NamedTuple stays one (its fields name its
+    items), any other tuple is a plain tuple."""
+    cls = type(like)
+    return cls._make(items) if hasattr(cls, "_fields") else tuple(items)

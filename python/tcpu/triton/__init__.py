@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import math
 
-from . import knobs, language, runtime, testing
-from .language.core import constexpr
+from . import compiler, knobs, language, runtime, testing
+from .compiler import compile
+from .language.core import constexpr, must_use_result
 from .runtime import Config, autotune, heuristics
 from .runtime._allocation import set_allocator
 from .runtime.errors import CompileTimeAssertionFailure, OutOfResources, TritonError

@@ -254,6 +254,26 @@ TL_ROUNDING(rint)
 TL_ROUNDING(nearbyint)
 #undef TL_ROUNDING
 
+namespace detail {
+// The modified Bessel function of the first kind of order 0 or 1: its power series
+// sum_k (x/2)^(2k+n) / (k! (k+n)!), whose terms are all of one sign (no cancellation: a few ulp
+// even where hundreds of terms are summed, for |x| up to where the result overflows). Each term
+// comes from the last, so no factorial overflows. I0 is even, I1 odd; a NaN stays NaN.
+inline double besselI(int order, double x) {
+  if (std::isnan(x)) return x;
+  if (std::isinf(x)) return order == 1 && x < 0 ? x : std::fabs(x);
+  const double quarterSquare = x * x / 4;
+  double term = order == 0 ? 1.0 : x / 2;
+  double sum = term;
+  for (int k = 1; k < 2000 && std::isfinite(sum); ++k) {
+    term *= quarterSquare / (static_cast<double>(k) * (k + order));
+    sum += term;
+    if (std::fabs(term) <= std::fabs(sum) * 1e-17) break;
+  }
+  return sum;
+}
+} // namespace detail
+
 // Unary math with libm's names, in the compute type and rounded back.
 #define TL_MATH_UNARY(name, expr)                                                                  \
   template <Operand X>                                                                             \
@@ -278,6 +298,14 @@ TL_MATH_UNARY(fabs, std::fabs(a))
 // the CPU (sqrtps); fp32 has more than 2 * 11 + 2 bits, so rounding its root to
 // fp16 or bf16 is correctly rounded too.
 TL_MATH_UNARY(sqrt_rn, std::sqrt(a))
+// libdevice's Bessel functions, evaluated in double whatever the operand (libm's POSIX j0, j1,
+// y0, y1; a power series for I0 and I1) and rounded back once.
+TL_MATH_UNARY(j0, ::j0(static_cast<double>(a)))
+TL_MATH_UNARY(j1, ::j1(static_cast<double>(a)))
+TL_MATH_UNARY(y0, ::y0(static_cast<double>(a)))
+TL_MATH_UNARY(y1, ::y1(static_cast<double>(a)))
+TL_MATH_UNARY(cyl_bessel_i0, detail::besselI(0, static_cast<double>(a)))
+TL_MATH_UNARY(cyl_bessel_i1, detail::besselI(1, static_cast<double>(a)))
 #undef TL_MATH_UNARY
 
 // A binary function's elements: expr of a and b, the operands converted to the compute type C

@@ -187,6 +187,21 @@ def process_key_parts() -> list[str]:
     return _process_parts
 
 
+def _kind_text(kind: tuple[Any, ...]) -> str | None:
+    """An argument's key kind as stable text; None when a compiled-in value has none."""
+    if kind[0] == "c":
+        text = fingerprint(kind[1])
+        return None if text is None else f"c:{text}"
+    if kind[0] == "T":  # a tuple: its class (a NamedTuple's fields name its leaves) and leaves
+        cls = kind[1]
+        parts = [_kind_text(k) for k in kind[2]]
+        if None in parts:
+            return None
+        head = "tuple" if cls is tuple else f"{cls.__module__}.{cls.__qualname__}{cls._fields}"
+        return f"T:{head}({';'.join(p for p in parts if p is not None)})"
+    return repr(kind)
+
+
 def key(jit: KernelDef, kinds: list[tuple[Any, ...]], debug: bool, all_mutable: bool,
         fp_contract: bool, check_bounds: bool) -> str | None:
     """The entry's name for this specialization; None when it has no stable name."""
@@ -196,13 +211,10 @@ def key(jit: KernelDef, kinds: list[tuple[Any, ...]], debug: bool, all_mutable: 
     parts = list(process_key_parts())
     parts += [own, str(debug), str(all_mutable), str(fp_contract), str(check_bounds)]
     for kind in kinds:
-        if kind[0] == "c":
-            text = fingerprint(kind[1])
-            if text is None:
-                return None
-            parts.append(f"c:{text}")
-        else:
-            parts.append(repr(kind))
+        text = _kind_text(kind)
+        if text is None:
+            return None
+        parts.append(text)
     digest = hashlib.sha256()
     for part in parts:
         data = part.encode("utf-8", "surrogatepass")

@@ -50,6 +50,10 @@ class Calls(LowererCore):
             if k.arg is None:
                 raise self.error(node, "**kwargs in a call is not supported in kernels")
             kwargs[k.arg] = self._expr(k.value)
+        note = getattr(fn, "_must_use_result", False)
+        if note and id(node) in self.unused_calls:  # Triton's must_use_result
+            raise self.error(node, f"The result of {ast.unparse(node.func)} is not being used."
+                             + (f" {note}" if isinstance(note, str) else ""))
         return self.call(fn, args, kwargs, node)
 
     def call(self, fn: Any, args: list[Any], kwargs: dict[str, Any], node: ast.AST) -> Any:
@@ -79,6 +83,9 @@ class Calls(LowererCore):
         if fn is builtins.hasattr and len(args) == 2 and isinstance(unwrap(args[0]), Value):
             # Triton calls Python's hasattr on its tl.tensor: a block's attributes are known.
             return self.tensor_has_attribute(unwrap(args[1]))
+        if isinstance(fn, type) and issubclass(fn, tuple) and hasattr(fn, "_fields"):
+            # A NamedTuple holds run-time values as a tuple does (Triton's tl.tuple with names).
+            return fn(*[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
         if any(isinstance(unwrap(a), Value) for a in [*args, *kwargs.values()]):
             raise self.error(node, f"cannot call {getattr(fn, '__name__', fn)!r} with run-time "
                              "values (only @jit functions and triton.language builtins can be)")

@@ -67,6 +67,8 @@ class LowererCore:
         self._loop_depth: list[int] = []
         # The globals read, for the disk cache's check (a build.cache_key.Reads), or nowhere.
         self.reads: Any = IGNORED_READS
+        # Calls made as statements (their value dropped), by id of the ast.Call.
+        self.unused_calls: set[int] = set()
 
     # --- errors and positions -------------------------------------------------------------
     @property

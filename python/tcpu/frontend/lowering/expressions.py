@@ -1,6 +1,6 @@
 """Expressions other than names, attributes and calls: constants, tuples, f-strings (of
-compile-time values), `:=`, arithmetic, comparisons, `and`/`or`, conditional expressions and
-subscripts. On compile-time operands they fold as Python does; on run-time ones each operator's
+compile-time values), `:=`, tuple comprehensions, arithmetic, comparisons, `and`/`or`,
+conditional expressions and subscripts. On compile-time operands they fold as Python does; on run-time ones each operator's
 typing is its op's (ops/arith.py), and `acc + tl.dot(a, b)` becomes tl.dot(a, b, acc)."""
 
 from __future__ import annotations
@@ -54,6 +54,24 @@ class Expressions(LowererCore):
         value = self._expr(node.value)
         self._assign(node.target, value, node)  # type: ignore[arg-type]
         return self.frame.scope[node.target.id]
+
+    def _expr_ListComp(self, node: ast.ListComp) -> tuple:
+        """`[f(v) for v in t]` over a compile-time tuple: a tuple, as Triton's (its only
+        comprehension); the target stays bound afterwards, as Triton's does."""
+        if len(node.generators) != 1:
+            raise self.error(node, "nested comprehensions are not supported")
+        comp = node.generators[0]
+        if comp.ifs or comp.is_async:
+            # Triton ignores the condition; refusing it keeps a kernel from a silent difference.
+            raise self.error(node, "a comprehension in a kernel takes no 'if' clause")
+        items = unwrap(self._expr(comp.iter))
+        if not isinstance(items, tuple):
+            raise self.error(comp.iter, "only tuple comprehensions are supported")
+        results = []
+        for item in items:
+            self._assign(comp.target, item, node)  # type: ignore[arg-type]
+            results.append(self._expr(node.elt))
+        return tuple(results)
 
     def _expr_Lambda(self, node: ast.Lambda) -> None:
         raise self.error(node, "lambda is not supported in Triton kernels")

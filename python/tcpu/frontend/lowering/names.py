@@ -14,6 +14,7 @@ from ...triton.language import core as tlc
 from ..foreign import to_tcpu
 from ..kernel_def import KernelDef
 from ..ops import OPS
+from ..ops.arith import convert
 from ..ops.descriptors import TensorDescriptor
 from ..ops.memory import BlockPointer
 from ..values import Value, unwrap
@@ -103,6 +104,10 @@ class Names(LowererCore):
                 return BoundMethod("descriptor." + attr, base)
             if attr in ("block_shape", "dtype"):
                 return getattr(base, attr)
+            if attr == "shape":  # Triton's descriptor shape is int32, its strides int64
+                return tuple(convert(unwrap(d), tlc.int32) for d in base.shape)
+            if attr == "strides":
+                return tuple(base.strides)
             raise self.error(node, f"a tensor descriptor has no attribute '{attr}' on the CPU")
         try:
             value = getattr(base, attr)

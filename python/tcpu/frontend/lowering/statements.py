@@ -7,6 +7,7 @@ the `if`). What Triton refuses (`break`, `continue`, nested functions, `with`) i
 from __future__ import annotations
 
 import ast
+import dataclasses
 import warnings
 from typing import Any
 
@@ -15,9 +16,10 @@ from .. import cpp
 from ..errors import UnsupportedError
 from ..ops import OPS
 from ..ops.arith import convert
+from ..ops.descriptors import TensorDescriptor
 from ..ops.memory import BlockPointer
 from ..promotion import literal_dtype
-from ..values import Value, is_number, unwrap
+from ..values import Value, is_number, retuple, unwrap
 from .core import RETURN, LowererCore
 from .expressions import BINOPS
 from .loop_state import dot_in_place, read_in_place, snapshot_aliases
@@ -30,7 +32,7 @@ def _is_constexpr_annotation(annotation: ast.AST | None) -> bool:
 def _numbers_to_scalars(v: Any) -> Any:
     if isinstance(v, tuple):
         items = tuple(_numbers_to_scalars(unwrap(x)) for x in v)
-        return v if all(a is b for a, b in zip(items, v)) else items
+        return v if all(a is b for a, b in zip(items, v)) else retuple(v, items)
     if is_number(v):
         d = literal_dtype(v)
         return Value(cpp.literal(v, d), d)
@@ -43,6 +45,8 @@ class Statements(LowererCore):
     def _stmt_Expr(self, node: ast.Expr) -> None:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return None  # a docstring
+        if isinstance(node.value, ast.Call):
+            self.unused_calls.add(id(node.value))  # must_use_result's check (calls.py)
         self._expr(node.value)
         return None
 
@@ -114,7 +118,7 @@ class Statements(LowererCore):
         if isinstance(v, Value) and not v.expr.isidentifier():
             return Value(self.emit.bind("ret", v.expr), v.dtype, v.shape, v.roots)
         if isinstance(v, tuple):
-            return tuple(self._materialize_return(x, node) for x in v)
+            return retuple(v, [self._materialize_return(x, node) for x in v])
         return v
 
     def _stmt_Assert(self, node: ast.Assert) -> None:
@@ -247,6 +251,12 @@ class Statements(LowererCore):
         if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
             return tuple(self._merge(f"{name}[{i}]", x, y, node, decls, then_assigns,
                                      else_assigns) for i, (x, y) in enumerate(zip(a, b)))
+        if (isinstance(a, TensorDescriptor) and isinstance(b, TensorDescriptor)
+                and a.block_shape == b.block_shape and a.padding == b.padding):
+            # One descriptor type whichever branch made it: its run-time fields merge.
+            fields = [self._merge(f"{name}.{f}", getattr(a, f), getattr(b, f), node, decls,
+                                  then_assigns, else_assigns) for f in ("base", "shape", "strides")]
+            return dataclasses.replace(a, base=fields[0], shape=fields[1], strides=fields[2])
         if not isinstance(a, Value) or not isinstance(b, Value):
             if not isinstance(a, Value) and not isinstance(b, Value) and a == b:
                 return a
@@ -256,7 +266,11 @@ class Statements(LowererCore):
         if a.dtype != b.dtype or a.shape != b.shape:
             raise self.error(node, f"mismatched type for {shown} between the then-branch "
                              f"({a.type_text()}) and the else-branch ({b.type_text()})")
-        var = self.emit.fresh("merged" if name == RETURN else name.split("[")[0])
+        if a.dtype.is_ptr() and a.roots != b.roots:
+            # One variable holds either parameter: both must be of one C++ type, so neither may
+            # be the const (read-only) kind; mutable pointers read at the load, as Triton does.
+            self.written_roots.update(a.roots | b.roots)
+        var = self.emit.fresh("merged" if name == RETURN else name.split("[")[0].split(".")[0])
         decls.append(f"{self._storage_type(a)} {var};")
         then_assigns.append(f"{var} = {a.expr};")
         else_assigns.append(f"{var} = {b.expr};")

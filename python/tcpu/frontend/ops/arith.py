@@ -331,7 +331,11 @@ def promote_pair(cx: OpContext, a: Any, b: Any, what: str,
 @op("where")
 def where(cx: OpContext, condition: Any, x: Any, y: Any) -> Value:
     c = cx.value(condition)
-    c = convert(c, tl.int1) if c.dtype != tl.int1 else c
+    if c.dtype != tl.int1:
+        # Triton deprecates it (a future release refuses it) and warns; the value is c != 0.
+        cx.warn(f"tl.where's condition should be boolean (int1), got {c.dtype}: Triton "
+                "deprecates other conditions and a future release will refuse them")
+        c = convert(c, tl.int1)
     xv, yv, dt = promote_pair(cx, x, y, "where", selects=True)
     shape = broadcast_shapes(cx, broadcast_shapes(cx, c.shape, xv.shape), yv.shape)
     c, xv, yv = fit_all(shape, c, xv, yv)

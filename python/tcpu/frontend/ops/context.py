@@ -4,6 +4,7 @@ conversions between compile-time and run-time values."""
 from __future__ import annotations
 
 import ast
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from ...triton.language import core as tl
@@ -41,6 +42,12 @@ class OpContext:
 
     def unsupported(self, message: str) -> CompilationError:
         return self.error(message, UnsupportedError)
+
+    def warn(self, message: str) -> None:
+        """A UserWarning at the call's line of the kernel (what Triton warns about while
+        compiling)."""
+        loc = self.lowerer.frame.source.location(self.node)
+        warnings.warn_explicit(message, UserWarning, loc.filename, loc.line)
 
     def const(self, x: Any, what: str) -> Any:
         """x's compile-time value; an error naming `what` if x is known only at run time."""

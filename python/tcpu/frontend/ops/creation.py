@@ -1,4 +1,4 @@
-"""Creation: arange, full, zeros, zeros_like."""
+"""Creation: arange, full, zeros, zeros_like, tuple."""
 
 from __future__ import annotations
 
@@ -71,3 +71,13 @@ def zeros(cx: OpContext, shape: Any, dtype: Any) -> Value:
 def zeros_like(cx: OpContext, input: Any) -> Value:
     v = cx.value(input)
     return zeros(cx, v.shape, v.dtype)
+
+
+@op("tuple")
+def make_tuple(cx: OpContext, args: Any, type: Any = None) -> tuple:
+    """`tl.tuple(items)`: the items as a tuple (a kernel's tuples are Python tuples; Triton's
+    `type` argument only restates their types)."""
+    items = unwrap(args)
+    if not isinstance(items, (tuple, list)):
+        raise cx.error(f"tl.tuple takes a tuple or list, got {items!r}")
+    return tuple(items)

@@ -57,6 +57,9 @@ def dot(cx: OpContext, input: Any, other: Any, acc: Any = None, input_precision:
     if a.shape[:-2] != b.shape[:-2]:
         raise cx.error(f"dot: the batch dimensions differ ({list(a.shape)} x {list(b.shape)})")
     if a.dtype.is_fp8() and b.dtype.is_fp8():
+        imprecise = cx.const(max_num_imprecise_acc, "max_num_imprecise_acc")
+        if imprecise is not None and imprecise > a.shape[-1]:  # Triton's check (its sm_90 knob)
+            raise cx.error(f"max_num_imprecise_acc ({imprecise}) must be <= K ({a.shape[-1]})")
         # fp8 x fp8 (either kind, mixed too): as sm_90 does (its PTX converts the operands to
         # fp16 and multiplies in fp16 with fp32 accumulation), an exact widening to fp16,
         # then tl's fp16 dot.

@@ -27,7 +27,7 @@ LIBDEVICE: dict[str, tuple[str, int, str]] = {
     **{n: (n, 1, "float") for n in (
         "acos acosh asin asinh atan atanh cbrt ceil cos cosh erf erfc exp exp10 exp2 expm1 floor "
         "lgamma log log10 log1p log2 nearbyint rint round rsqrt sin sinh sqrt tan tanh tgamma "
-        "trunc").split()},
+        "trunc j0 j1 y0 y1 cyl_bessel_i0 cyl_bessel_i1").split()},
     "fabs": ("abs", 1, "float"), "abs": ("abs", 1, "float"), "sqrt_rn": ("sqrt_rn", 1, "float"),
     "rsqrt_rn": ("rsqrt", 1, "float"), "fast_expf": ("exp", 1, "float"),
     "fast_logf": ("log", 1, "float"), "rcp": ("rcp", 1, "float"), "rcp_rn": ("rcp", 1, "float"),

@@ -1,4 +1,4 @@
-"""Programs and hints: program_id, num_programs, cdiv, and the hints that only help a
+"""Programs and hints: program_id, num_programs, cdiv, swizzle2d, and the hints that only help a
 GPU compiler (multiple_of, max_contiguous, max_constancy, assume, debug_barrier)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any
 
 from ...triton.language import core as tl
 from ..values import Value, unwrap
-from . import op
+from . import OPS, op
 from .arith import binary
 from .context import OpContext
 
@@ -33,6 +33,18 @@ def num_programs(cx: OpContext, axis: Any) -> Value:
 def cdiv(cx: OpContext, x: Any, div: Any) -> Any:
     # Triton's cdiv is written in Triton: (x + div - 1) // div, with its promotion.
     return binary(cx, "//", binary(cx, "-", binary(cx, "+", x, div), 1), div)
+
+
+@op("swizzle2d")
+def swizzle2d(cx: OpContext, i: Any, j: Any, size_i: Any, size_j: Any, size_g: Any) -> tuple:
+    # Triton's swizzle2d is written in Triton too: row-major (i, j) of a size_i x size_j matrix
+    # to column-major order within each group of size_g rows (the last group may be shorter).
+    ij = binary(cx, "+", binary(cx, "*", i, size_j), j)
+    size_gj = binary(cx, "*", size_g, size_j)
+    off_i = binary(cx, "*", binary(cx, "//", ij, size_gj), size_g)
+    size_g = OPS["minimum"](cx, binary(cx, "-", size_i, off_i), size_g)
+    ij = binary(cx, "%", ij, size_gj)
+    return binary(cx, "+", off_i, binary(cx, "%", ij, size_g)), binary(cx, "//", ij, size_g)
 
 
 @op("multiple_of", "max_contiguous", "max_constancy")

@@ -371,6 +371,16 @@ def builtin(name: str, module: str = "triton.language") -> Callable[..., Any]:
     return outside_kernel
 
 
+def must_use_result(fn: Any, note: Any = True) -> Any:
+    """Triton's `must_use_result`: a kernel that calls `fn` and drops the result fails to
+    compile (the front end checks calls made as statements); `note`, a string, is added to
+    the message. `@must_use_result("note")` decorates with a note."""
+    if isinstance(fn, str):
+        return lambda f: must_use_result(f, fn)
+    fn._must_use_result = note
+    return fn
+
+
 def builtins_named(names: str, module: str, namespace: dict[str, Any], prefix: str = "") -> None:
     """Defines builtin `prefix + name` for each whitespace-separated name in `names`."""
     for name in names.split():

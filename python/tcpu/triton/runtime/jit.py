@@ -134,6 +134,7 @@ class TensorWrapper:
         self.dtype = dtype
         self.device = getattr(base, "device", None)
         self.shape = getattr(base, "shape", None)
+        self.data = getattr(base, "data", None)
 
     def data_ptr(self) -> int:
         return self.base.data_ptr()
@@ -145,10 +146,28 @@ class TensorWrapper:
         return self.base.numel()
 
     def element_size(self) -> int:
-        return self.dtype.primitive_bitwidth // 8
+        # The base's, as Triton's: numel() * element_size() is the memory's extent in bytes
+        # whatever the dtype it is seen as (a torch dtype, as test_conversions passes, too).
+        return self.base.element_size()
 
     def is_contiguous(self) -> bool:
         return self.base.is_contiguous()
+
+    # Triton's host methods, each on the base and wrapped again with the same dtype.
+    def cpu(self) -> TensorWrapper:
+        return TensorWrapper(self.base.cpu(), self.dtype)
+
+    def copy_(self, other: TensorWrapper) -> None:
+        self.base.copy_(other.base)
+
+    def clone(self) -> TensorWrapper:
+        return TensorWrapper(self.base.clone(), self.dtype)
+
+    def to(self, device: Any) -> TensorWrapper:
+        return TensorWrapper(self.base.to(device), self.dtype)
+
+    def new_empty(self, sizes: Any) -> TensorWrapper:
+        return TensorWrapper(self.base.new_empty(sizes), self.dtype)
 
     def __str__(self) -> str:
         return f"TensorWrapper[{self.dtype}]({self.base})"

@@ -14,8 +14,27 @@ from ...frontend.arguments import grid_dims
 from ...frontend.kernel_def import KernelDef
 from ...frontend.launcher import launch
 from .. import knobs
-from ..compiler import LazyDict
 from ..knobs import HookChain
+
+
+
+class LazyDict:
+    """A dict whose extra entries are computed only when `get()` is called: a launch's metadata
+    (its kernel's name, then what the kernel's `launch_metadata` function returns), which a
+    launch hook that wants it pays for, and no other launch does."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.extras: list[tuple[Callable[..., dict[str, Any]], tuple[Any, ...]]] = []
+
+    def get(self) -> dict[str, Any]:
+        for func, args in self.extras:
+            self.data = self.data | func(*args)
+        self.extras.clear()
+        return self.data
+
+    def add(self, func: Callable[..., dict[str, Any]], args: tuple[Any, ...]) -> None:
+        self.extras.append((func, args))
 
 
 def hooks_wanted() -> bool:
