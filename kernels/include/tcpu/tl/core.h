@@ -627,39 +627,22 @@ TL_COMPARISON(!=)
 #undef TL_ZIP_OPERATOR
 
 // Triton's `//`, `%`, `<<` and `>>` on integer scalars or blocks (integer_ops.h: the GPU's values
-// where C++'s division is undefined), for the front end's generated code.
-template <class X, class Y>
-  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
-TL_INLINE auto int_div(X&& x, Y&& y) {
-  if constexpr (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>)
-    return std::forward<X>(x) / std::forward<Y>(y);
-  else
-    return detail::divideOp(x, y);
-}
-template <class X, class Y>
-  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
-TL_INLINE auto shift_left(X&& x, Y&& y) {
-  if constexpr (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>)
-    return std::forward<X>(x) << std::forward<Y>(y);
-  else
-    return detail::shiftLeftOp(x, y);
-}
-template <class X, class Y>
-  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
-TL_INLINE auto shift_right(X&& x, Y&& y) {
-  if constexpr (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>)
-    return std::forward<X>(x) >> std::forward<Y>(y);
-  else
-    return detail::shiftRightOp(x, y);
-}
-template <class X, class Y>
-  requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)
-TL_INLINE auto int_rem(X&& x, Y&& y) {
-  if constexpr (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>)
-    return std::forward<X>(x) % std::forward<Y>(y);
-  else
-    return detail::remainderOp(x, y);
-}
+// where C++'s are undefined), for the front end's generated code: blocks through the operators
+// above, scalars through the same elementwise functions.
+#define TL_SCALAR_OR_BLOCK(name, op, scalar)                                                       \
+  template <class X, class Y>                                                                      \
+    requires(Operand<std::remove_cvref_t<X>> && Operand<std::remove_cvref_t<Y>>)                   \
+  TL_INLINE auto name(X&& x, Y&& y) {                                                              \
+    if constexpr (Tensor<std::remove_cvref_t<X>> || Tensor<std::remove_cvref_t<Y>>)                \
+      return std::forward<X>(x) op std::forward<Y>(y);                                             \
+    else                                                                                           \
+      return scalar(x, y);                                                                         \
+  }
+TL_SCALAR_OR_BLOCK(int_div, /, detail::divideOp)
+TL_SCALAR_OR_BLOCK(int_rem, %, detail::remainderOp)
+TL_SCALAR_OR_BLOCK(shift_left, <<, detail::shiftLeftOp)
+TL_SCALAR_OR_BLOCK(shift_right, >>, detail::shiftRightOp)
+#undef TL_SCALAR_OR_BLOCK
 
 template <class X>
   requires Tensor<std::remove_cvref_t<X>>
