@@ -29,7 +29,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-ENV_TESTS = "TCPU_TRITON_TESTS"
+from triton_suite.locate import ENV_TESTS  # the same variable names Triton's tree for the tests
 TUTORIALS = pathlib.PurePosixPath("python/tutorials")
 
 # Tutorials that cannot run on any CPU backend, each with what stops it (read in the
