@@ -8,20 +8,15 @@ on an H100 (Triton 3.6.0), which tests/python/test_lang_integer_gpu_values.py ho
     python3 scripts/gpu/probe_undefined_ops.py > undefined_ops.json        # on the GPU
     python3 -m tcpu scripts/gpu/probe_undefined_ops.py > cpu.json          # tcpu, to compare
 """
-import json, sys
+import json, os, sys
 import numpy as np
 import torch
 import triton
 import triton.language as tl
 
-@triton.jit
-def divmod_k(x_ptr, y_ptr, q_ptr, r_ptr, n, BLOCK: tl.constexpr):
-    o = tl.arange(0, BLOCK)
-    m = o < n
-    x = tl.load(x_ptr + o, mask=m)
-    y = tl.load(y_ptr + o, mask=m)
-    tl.store(q_ptr + o, x // y, mask=m)
-    tl.store(r_ptr + o, x % y, mask=m)
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
+from integer_op_kernels import divmod_kernel as divmod_k, shift_kernel as shift_k  # noqa: E402
 
 @triton.jit
 def divlit_k(x_ptr, q_ptr, r_ptr, n, BLOCK: tl.constexpr):
@@ -30,15 +25,6 @@ def divlit_k(x_ptr, q_ptr, r_ptr, n, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + o, mask=m)
     tl.store(q_ptr + o, x // 0, mask=m)
     tl.store(r_ptr + o, x % 0, mask=m)
-
-@triton.jit
-def shift_k(x_ptr, s_ptr, l_ptr, r_ptr, n, BLOCK: tl.constexpr):
-    o = tl.arange(0, BLOCK)
-    m = o < n
-    x = tl.load(x_ptr + o, mask=m)
-    s = tl.load(s_ptr + o, mask=m)
-    tl.store(l_ptr + o, x << s, mask=m)
-    tl.store(r_ptr + o, x >> s, mask=m)
 
 @triton.jit
 def f2i_k(f_ptr, i8, u8, i16, u16, i32, u32, i64, u64, n, BLOCK: tl.constexpr):

@@ -20,19 +20,10 @@ import torch
 
 import triton
 import triton.language as tl
+from integer_op_kernels import divmod_kernel, shift_kernel
 
 INTS = [torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16,
         torch.uint32, torch.uint64]
-
-
-@triton.jit
-def _divmod_kernel(x_ptr, y_ptr, q_ptr, r_ptr, n, BLOCK: tl.constexpr):
-    o = tl.arange(0, BLOCK)
-    m = o < n
-    x = tl.load(x_ptr + o, mask=m)
-    y = tl.load(y_ptr + o, mask=m)
-    tl.store(q_ptr + o, x // y, mask=m)
-    tl.store(r_ptr + o, x % y, mask=m)
 
 
 GPU = json.loads((pathlib.Path(__file__).resolve().parents[1] / "goldens" / "gpu_probes" /
@@ -51,7 +42,7 @@ def test_division_by_zero_gives_the_gpus_values(dtype):
     x = torch.tensor(xs, dtype=dtype)
     y = torch.zeros_like(x)
     q, r = torch.empty_like(x), torch.empty_like(x)
-    _divmod_kernel[(1,)](x, y, q, r, len(xs), BLOCK=8)
+    divmod_kernel[(1,)](x, y, q, r, len(xs), BLOCK=8)
     assert q.tolist() == GPU[name]["x//0"]
     assert r.tolist() == GPU[name]["x%0"]
 
@@ -63,7 +54,7 @@ def test_lanes_beside_a_zero_divisor_truncate(dtype):
     ys = [0, 3, 0, 2, 7, 1, 0, 3] if not dtype.is_signed else [0, 3, 0, -2, 7, -1, 0, 3]
     x, y = torch.tensor(xs, dtype=dtype), torch.tensor(ys, dtype=dtype)
     q, r = torch.empty_like(x), torch.empty_like(x)
-    _divmod_kernel[(1,)](x, y, q, r, len(xs), BLOCK=8)
+    divmod_kernel[(1,)](x, y, q, r, len(xs), BLOCK=8)
     for k, (a, b) in enumerate(zip(xs, ys)):
         if b != 0 and not (a == info.min and b == -1):
             assert (q[k].item(), r[k].item()) == _truncating(a, b), k
@@ -75,7 +66,7 @@ def test_signed_minimum_by_minus_one_wraps_with_remainder_zero(dtype):
     x = torch.tensor([lo, lo, -7, lo], dtype=dtype)
     y = torch.tensor([-1, 1, -1, 2], dtype=dtype)
     q, r = torch.empty_like(x), torch.empty_like(x)
-    _divmod_kernel[(1,)](x, y, q, r, 4, BLOCK=4)
+    divmod_kernel[(1,)](x, y, q, r, 4, BLOCK=4)
     assert q.tolist() == [lo, lo, 7, lo // 2]
     assert r.tolist() == [0, 0, 0, 0]
     name = str(dtype).removeprefix("torch.")
@@ -119,16 +110,6 @@ def test_divisions_by_zero_that_the_kernel_masks_out_are_harmless():
     np.testing.assert_array_equal(out.numpy(), want)
 
 
-@triton.jit
-def _shift_kernel(x_ptr, s_ptr, l_ptr, r_ptr, n, BLOCK: tl.constexpr):
-    o = tl.arange(0, BLOCK)
-    m = o < n
-    x = tl.load(x_ptr + o, mask=m)
-    s = tl.load(s_ptr + o, mask=m)
-    tl.store(l_ptr + o, x << s, mask=m)
-    tl.store(r_ptr + o, x >> s, mask=m)
-
-
 @pytest.mark.parametrize("dtype", [d for d in INTS if "x<<s" in GPU[str(d).removeprefix("torch.")]],
                          ids=str)
 def test_shifts_by_the_width_or_more_give_the_gpus_values(dtype):
@@ -138,7 +119,7 @@ def test_shifts_by_the_width_or_more_give_the_gpus_values(dtype):
     x = torch.tensor(GPU[name]["shift_x"], dtype=dtype)
     s = torch.tensor(GPU[name]["shift_s"], dtype=dtype)
     left, right = torch.empty_like(x), torch.empty_like(x)
-    _shift_kernel[(1,)](x, s, left, right, len(x), BLOCK=8)
+    shift_kernel[(1,)](x, s, left, right, len(x), BLOCK=8)
     assert left.tolist() == GPU[name]["x<<s"]
     assert right.tolist() == GPU[name]["x>>s"]
 
