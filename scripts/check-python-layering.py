@@ -48,7 +48,7 @@ FRONTEND: list[tuple[str, ...]] = [
 # Circles Triton's own API makes, kept on purpose (each with its reason).
 ALLOWED_CIRCLES = {
     # driver.active.get_benchmarker() is triton.testing.do_bench, which times through
-    # driver.active: Triton's API, pinned by tests/python/test_driver.py and test_testing.py.
+    # driver.active: Triton's API, pinned by tests/python/frontend/test_driver.py and test_testing.py.
     frozenset({"tcpu.triton.runtime.driver", "tcpu.triton.testing"}),
 }
 

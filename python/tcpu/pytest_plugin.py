@@ -16,7 +16,7 @@ and two rules: `torch.cuda.device(None)` is a no-op (as PyTorch documents) on a 
 without CUDA, and a test that reads a GPU compiler stage of a kernel (`kernel.asm["ttgir"]`) is
 reported as skipped with the reason, as no CPU backend has one.
 Under pytest-xdist each worker loads it too (`-p` reaches the workers), and all of them share
-tcpu's compile cache, which is safe for many processes (tests/python/test_cache_processes.py).
+tcpu's compile cache, which is safe for many processes (tests/python/reliability/test_cache_processes.py).
 """
 
 from __future__ import annotations

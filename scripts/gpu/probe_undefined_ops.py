@@ -2,7 +2,7 @@
 division and remainder by zero (by a loaded zero and by a literal 0, which LLVM folds to
 anything), INT_MIN // -1, shifts by the width or more, and float -> int conversions of NaN, inf
 and out-of-range values. Prints JSON; tests/goldens/gpu_probes/undefined_ops.json is its output
-on an H100 (Triton 3.6.0), which tests/python/test_lang_integer_gpu_values.py holds tcpu to
+on an H100 (Triton 3.6.0), which tests/python/conformance/test_lang_integer_gpu_values.py holds tcpu to
 (the literal-zero and float -> int values are recorded, not matched: see that file).
 
     python3 scripts/gpu/probe_undefined_ops.py > undefined_ops.json        # on the GPU

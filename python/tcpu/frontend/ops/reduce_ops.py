@@ -20,7 +20,7 @@ SUM_WIDENS = {"int8": tl.int32, "int16": tl.int32, "int1": tl.uint32, "uint8": t
 
 
 # cumsum's and cumprod's result dtypes (measured with Triton 3.6 on an H100,
-# tests/python/test_lang_reduce_scan.py::test_scan_result_dtypes): cumsum widens as sum does,
+# tests/python/lang/test_lang_reduce_scan.py::test_scan_result_dtypes): cumsum widens as sum does,
 # and bf16 to fp32; cumprod keeps integers as they are and widens bf16 to fp32 (fp16 stays).
 SCAN_WIDENS = {"cumsum": {**SUM_WIDENS, "bf16": tl.float32}, "cumprod": {"bf16": tl.float32}}
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-PROJECT = pathlib.Path(__file__).resolve().parents[2] / "examples" / "pytest_project"
+PROJECT = pathlib.Path(__file__).resolve().parents[3] / "examples" / "pytest_project"
 HAS_XDIST = importlib.util.find_spec("xdist") is not None
 
 

@@ -4,7 +4,7 @@ keeps one kernel definition for the GPU and for tcpu (tcpu.testing.xcheck's live
 
 Needs a real Triton installed beside tcpu (the tests' .venv has Triton 3.6, imported without a
 GPU: only the front end's pure-Python part runs, it writes C++; nothing is compiled), or the lent
-GPU host (TCPU_TEST_REAL_TRITON=1 python3 -m pytest tests/python/test_foreign_kernels.py)."""
+GPU host (TCPU_TEST_REAL_TRITON=1 python3 -m pytest tests/python/conformance/test_foreign_kernels.py)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 KERNELS = ROOT / "examples" / "aot_python_kernel" / "kernels.py"
 
 

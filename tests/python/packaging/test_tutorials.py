@@ -4,21 +4,9 @@ tolerances and their reasons are in the scripts)."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
-from conftest import ROOT
-
-EXAMPLES = ROOT / "examples" / "python"
-SCRIPTS = sorted(p.stem for p in EXAMPLES.glob("0*.py"))
-
-
-def load(stem: str):
-    spec = importlib.util.spec_from_file_location(f"example_{stem}", EXAMPLES / f"{stem}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from example_scripts import SCRIPTS, load
 
 
 def test_all_eight_tutorials_are_here() -> None:

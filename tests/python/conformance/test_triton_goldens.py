@@ -14,7 +14,7 @@ import pytest
 import torch
 
 from conftest import REAL_TRITON, ROOT, tcpu_cli
-from test_tutorials import SCRIPTS, load
+from example_scripts import SCRIPTS, load
 
 GOLDENS = ROOT / "tests" / "goldens" / "triton"
 CASES = sorted(p.name for p in GOLDENS.iterdir() if (p / "xcheck.txt").exists())

@@ -18,7 +18,7 @@ import pytest
 
 from conftest import tcpu_cli
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "environment.md"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "environment.md"
 
 # Values each variable must refuse. The C++ libraries' (runtime, OpenMP, codegen) are read by
 # the CLI too; the Python front end's only by Python.

@@ -1,7 +1,7 @@
 """tcpu._tcpu, the extension module: compile tl C++ source in process, launch it on numpy
 arrays, and the errors of both (python/README.md, "The launch interface").
 
-Run: PYTHONPATH=<build>/python /usr/bin/python3 -m pytest tests/python/test_extension.py
+Run: PYTHONPATH=<build>/python /usr/bin/python3 -m pytest tests/python/packaging/test_extension.py
 """
 
 import re

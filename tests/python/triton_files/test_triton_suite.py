@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-SCRIPTS = pathlib.Path(__file__).resolve().parents[2] / "scripts"
+SCRIPTS = pathlib.Path(__file__).resolve().parents[3] / "scripts"
 sys.path.insert(0, str(SCRIPTS))
 
 from triton_suite import counts, locate, plugin  # noqa: E402

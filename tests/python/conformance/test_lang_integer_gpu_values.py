@@ -26,7 +26,7 @@ INTS = [torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.ui
         torch.uint32, torch.uint64]
 
 
-GPU = json.loads((pathlib.Path(__file__).resolve().parents[1] / "goldens" / "gpu_probes" /
+GPU = json.loads((pathlib.Path(__file__).resolve().parents[2] / "goldens" / "gpu_probes" /
                   "undefined_ops.json").read_text())
 
 

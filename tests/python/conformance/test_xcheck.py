@@ -1,6 +1,6 @@
 """tcpu.testing.xcheck (python/tcpu/testing.py): the same kernels, run on an H100 by real
 Triton 3.6 (record mode, on the lent GPU host: TCPU_TEST_REAL_TRITON=1 python3 -m pytest
-tests/python/test_xcheck.py writes tests/goldens/xcheck/) and on the CPU by tcpu (compare mode,
+tests/python/conformance/test_xcheck.py writes tests/goldens/xcheck/) and on the CPU by tcpu (compare mode,
 here), judged by each output's rule. Goldens made from other sources, arguments or inputs are
 refused; a wrong output fails naming the element."""
 
