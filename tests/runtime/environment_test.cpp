@@ -127,8 +127,9 @@ TEST_F(Environment, ThreadCountComesFromApiThenTcpuThenOmpThenCores) {
 // Every variable tcpuInit reads, the runtime's and the OpenMP runtime's, with values it must
 // refuse: each fails tcpuInit with TCPU_ERROR_INVALID_VALUE naming the variable and the value,
 // before the OpenMP runtime reads it (OMP_NUM_THREADS=garbage made it abort, out of heap memory),
-// and leaves tcpuInit working once the variable is gone. tests/python/reliability/test_environment_doors.py
-// walks the same variables through the Python front end and the CLI.
+// and leaves tcpuInit working once the variable is gone.
+// tests/python/reliability/test_environment_doors.py walks the same variables through the Python
+// front end and the CLI.
 TEST(EnvironmentWalk, EveryBadValueFailsTcpuInitNamingItsVariable) {
   const std::pair<const char*, const char*> bad[] = {{"TCPU_NUM_THREADS", "garbage"},
                                                      {"TCPU_NUM_THREADS", "0"},
