@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
@@ -119,3 +120,32 @@ def test_a_process_dying_after_launches_names_them(tmp_path):
                      r"\d+ kernel launches; the last:", result.stderr), result.stderr
     assert "tcpu:   'store_block' grid (1, 1, 1)" in result.stderr
     assert "TCPU_CHECK=bounds in the environment names the access" in result.stderr
+
+
+GUARDED = KERNEL + textwrap.dedent('''
+    import numpy as np
+
+    storage = torch.zeros(128)
+    store_block[(1,)](storage[32:72], BLOCK=64)  # inside the view's storage: runs, copied back
+    assert storage[32:96].tolist() == list(range(64)) and storage[:32].sum() == 0
+    array = np.zeros(64, dtype=np.float32)
+    store_block[(1,)](array, BLOCK=64)
+    assert array.tolist() == list(range(64))
+    print("in bounds: written", flush=True)
+    store_block[(1,)](torch.zeros(40), BLOCK=64)  # 96 bytes past: the guard page
+    print("survived", flush=True)
+''')
+
+
+def test_mem_guard_covers_torch_tensors_and_numpy_arrays(tmp_path):
+    (tmp_path / "guarded.py").write_text(GUARDED)
+    environment = dict(os.environ, TCPU_CACHE_DIR=str(tmp_path / "cache"), TCPU_MEM_GUARD="1")
+    for variable in ("TCPU_CHECK", "TRITON_DEBUG", "TCPU_CRASH_REPORT"):
+        environment.pop(variable, None)
+    result = subprocess.run([sys.executable, "-m", "tcpu", "guarded.py"], cwd=tmp_path,
+                            env=environment, capture_output=True, text=True, timeout=600)
+    output = result.stdout + result.stderr
+    assert result.returncode == -signal.SIGSEGV, output
+    assert "in bounds: written" in result.stdout and "survived" not in result.stdout
+    assert "tcpu: kernel 'store_block' raised SIGSEGV (invalid memory access at" in result.stderr
+    assert "double free" not in output
