@@ -11,14 +11,14 @@ installed, pytest stops with a usage error.
 
 It is opt-in only: there is no entry point that pytest would load by itself, so installing tcpu
 never takes `import triton` away from GPU users. It adds no command-line options and no
-fixtures (projects define their own `--device` and `device`), only a line in pytest's header,
-one ini option and three rules. Kernels are compiled bounds-checked (as with TCPU_CHECK=bounds):
-an unmasked access outside its tensor's storage fails the test that made it, naming the kernel,
-program, parameter and offset, where unchecked it would corrupt the heap and abort the whole
-session later, far from the cause; `tcpu_check_bounds = false` in the ini file or TCPU_CHECK=none
-in the environment turns that off. And `torch.cuda.device(None)` is a no-op (as PyTorch documents) on a PyTorch
-without CUDA, and a test that reads a GPU compiler stage of a kernel (`kernel.asm["ttgir"]`) is
-reported as skipped with the reason, as no CPU backend has one.
+fixtures (projects define their own `--device` and `device`), only two lines in pytest's
+header, one ini option and three rules. Kernels are compiled bounds-checked (as with
+TCPU_CHECK=bounds): an unmasked access outside its tensor's storage fails the test that made it,
+naming the kernel, program, parameter and offset, where unchecked it would corrupt the heap and
+abort the whole session later, far from the cause; `tcpu_check_bounds = false` in the ini file
+or TCPU_CHECK=none in the environment turns that off. `torch.cuda.device(None)` is a no-op (as
+PyTorch documents) on a PyTorch without CUDA. And a test that reads a GPU compiler stage of a
+kernel (`kernel.asm["ttgir"]`) is reported as skipped with the reason, as no CPU backend has one.
 Under pytest-xdist each worker loads it too (`-p` reaches the workers), and all of them share
 tcpu's compile cache, which is safe for many processes (tests/python/reliability/test_cache_processes.py).
 """
