@@ -69,6 +69,26 @@ void bindRuntime(py::module_& module) {
       },
       py::arg("address"), "Removes the range register_host made at `address`.");
   module.def(
+      "alloc_guarded",
+      [](size_t size) {
+        tcpuDeviceptr address = 0;
+        if (tcpuResult result = tcpuMemAllocEx(&address, size, TCPU_MEMALLOC_GUARD);
+            result != TCPU_SUCCESS)
+          throwLastError(result, "alloc_guarded");
+        return static_cast<uintptr_t>(address);
+      },
+      py::arg("size"),
+      "A buffer of `size` bytes that ends at a guard page (tcpuMemAllocEx with "
+      "TCPU_MEMALLOC_GUARD): a kernel's access past its end faults there, inside the kernel.");
+  module.def(
+      "free",
+      [](uintptr_t address) {
+        if (tcpuResult result = tcpuMemFree(static_cast<tcpuDeviceptr>(address));
+            result != TCPU_SUCCESS)
+          throwLastError(result, "free");
+      },
+      py::arg("address"), "Frees a buffer alloc_guarded returned.");
+  module.def(
       "get_num_threads",
       [] {
         int threads = 0;

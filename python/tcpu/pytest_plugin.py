@@ -11,16 +11,21 @@ installed, pytest stops with a usage error.
 
 It is opt-in only: there is no entry point that pytest would load by itself, so installing tcpu
 never takes `import triton` away from GPU users. It adds no command-line options and no
-fixtures (projects define their own `--device` and `device`), only a line in pytest's header,
-and two rules: `torch.cuda.device(None)` is a no-op (as PyTorch documents) on a PyTorch
-without CUDA, and a test that reads a GPU compiler stage of a kernel (`kernel.asm["ttgir"]`) is
-reported as skipped with the reason, as no CPU backend has one.
+fixtures (projects define their own `--device` and `device`), only two lines in pytest's
+header, one ini option and three rules. Kernels are compiled bounds-checked (as with
+TCPU_CHECK=bounds): an unmasked access outside its tensor's storage fails the test that made it,
+naming the kernel, program, parameter and offset, where unchecked it would corrupt the heap and
+abort the whole session later, far from the cause; `tcpu_check_bounds = false` in the ini file
+or TCPU_CHECK=none in the environment turns that off. `torch.cuda.device(None)` is a no-op (as
+PyTorch documents) on a PyTorch without CUDA. And a test that reads a GPU compiler stage of a
+kernel (`kernel.asm["ttgir"]`) is reported as skipped with the reason, as no CPU backend has one.
 Under pytest-xdist each worker loads it too (`-p` reaches the workers), and all of them share
 tcpu's compile cache, which is safe for many processes (tests/python/reliability/test_cache_processes.py).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -37,6 +42,19 @@ except aliases.InterpreterUnavailable as error:
     raise pytest.UsageError(str(error)) from None
 
 
+def pytest_addoption(parser: Any) -> None:
+    parser.addini("tcpu_check_bounds", type="bool", default=True,
+                  help="tcpu: compile kernels bounds-checked unless TCPU_CHECK says otherwise "
+                  "(default true: a stray access fails its test instead of corrupting memory)")
+
+
+def pytest_configure(config: Any) -> None:
+    if _interpreting is None:
+        from .frontend.build import route
+
+        route.check_bounds_when_unset(bool(config.getini("tcpu_check_bounds")))
+
+
 def pytest_report_header(config: Any) -> list[str]:
     """One line saying that `triton` is tcpu (and where), so a log shows what ran."""
     if _interpreting is not None:
@@ -50,7 +68,20 @@ def pytest_report_header(config: Any) -> list[str]:
             f"({props['multiprocessor_count']} worker threads), from {tcpu.__path__[0]}")
     if _replaced_real:
         line += " (a real Triton had been imported before the plugin: it was replaced)"
-    return [line]
+    return [line, f"tcpu bounds checks: {_bounds_checks()}"]
+
+
+def _bounds_checks() -> str:
+    """Whether kernels are bounds-checked this session, and why (the header says so, as the
+    checks cost time and their absence lets a stray store corrupt the session's heap)."""
+    from .frontend.build import route
+
+    value = os.environ.get("TCPU_CHECK")
+    if value is not None:
+        return f"{'on' if value == 'bounds' else 'off'} (TCPU_CHECK={value})"
+    if route.bounds_when_unset():
+        return "on (tcpu_check_bounds = false or TCPU_CHECK=none turns them off)"
+    return "off (tcpu_check_bounds = false)"
 
 
 def pytest_collection_finish(session: Any) -> None:

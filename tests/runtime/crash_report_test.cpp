@@ -87,10 +87,29 @@ TEST_F(CrashReport, CanBeTurnedOff) {
   unsetenv("TCPU_CRASH_REPORT");
 }
 
-TEST_F(CrashReport, FaultsOutsideKernelsAreLeftAlone) {
+// A kernel that wrote a little past a buffer leaves the process to die later, elsewhere: the
+// report then names the last launches and the setting that would have caught the access.
+TEST_F(CrashReport, FaultsAfterLaunchesNameTheLastKernels) {
   launchFault(99, 0); // no program faults; the handlers are installed by this first launch
+  launchFault("fault_at_v1", 4, 1, 99, 0);
   EXPECT_EXIT(raise(SIGSEGV), testing::KilledBySignal(SIGSEGV),
-              testing::Not(testing::HasSubstr("tcpu:")));
+              "tcpu: the process got SIGSEGV \\(invalid memory access\\) outside a kernel, after 2 "
+              "kernel launches; the last:\n"
+              "tcpu:   'fault_at_v1' grid \\(4, 1, 1\\)\n"
+              "tcpu:   'fault_at' grid \\(8, 2, 1\\)\n"
+              "tcpu: if a kernel wrote outside a buffer .*TCPU_CHECK=bounds");
+}
+
+// glibc aborts when it finds its heap corrupted ("double free or corruption").
+TEST_F(CrashReport, AbortAfterALaunchNamesTheKernel) {
+  launchFault(99, 0);
+  EXPECT_EXIT(abort(), testing::KilledBySignal(SIGABRT),
+              "tcpu: the process got SIGABRT \\(abort\\) outside a kernel, after 1 kernel launch; "
+              "the last:\ntcpu:   'fault_at' grid \\(8, 2, 1\\)");
+}
+
+TEST_F(CrashReport, NothingIsReportedWithoutALaunch) {
+  EXPECT_EXIT(abort(), testing::KilledBySignal(SIGABRT), testing::Not(testing::HasSubstr("tcpu:")));
 }
 
 } // namespace

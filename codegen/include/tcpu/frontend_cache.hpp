@@ -80,6 +80,10 @@ public:
   // For `tcpu cache ls`: what is wrong with `file`, a front-end file of an entry (a .json or a
   // .so in python/<entry>/), or nullopt when it is whole and sealed for where it is.
   static std::optional<std::string> damage(const std::filesystem::path& file);
+  // Whether `file` is a variant's library with no metadata beside it: its writer was stopped
+  // (killed) between writing the library and sealing it, and nothing will seal it now, so
+  // pruning removes it as it removes a dead writer's temporaries.
+  static bool isUnsealedLibrary(const std::filesystem::path& file);
   // Marks a variant used now (its metadata's access time, which pruning reads), for a load.
   void markUsed(std::string_view entry, std::string_view variant) const;
 

@@ -18,6 +18,7 @@
 #include "cache/cache_files.hpp"
 #include "support/debug_log.hpp"
 #include "tcpu/environment.hpp"
+#include "tcpu/frontend_cache.hpp"
 
 namespace tcpu::codegen {
 namespace {
@@ -30,6 +31,14 @@ constexpr std::time_t kEmptyDirectoryAgeSeconds = 10 * 60;
 // this long without changing its file.
 constexpr std::time_t kAbandonedTemporaryAgeSeconds = 10 * 60;
 constexpr std::chrono::seconds kLockWait{5};
+// A front-end library with no seal beside it this long after it was written was left by a writer
+// killed before sealing it (sealing follows the write at once); a younger one may be sealed now.
+constexpr std::time_t kUnsealedLibraryAgeSeconds = 60;
+
+bool isAbandonedUnsealedLibrary(const CacheFile& file, std::time_t now, std::time_t minimumAge) {
+  return file.kind == CacheFile::Kind::FrontEnd && now - file.modified >= minimumAge &&
+         FrontEndCache::isUnsealedLibrary(file.path);
+}
 
 // What pruning removes as one: a file, or a Python kernel's .json and .so.
 struct Item {
@@ -132,10 +141,14 @@ Expected<PruneReport> pruneCache(const std::filesystem::path& directory, uint64_
   if (!files) return files.status();
   for (const CacheFile& file : *files)
     report.bytesBefore += file.size;
-  // Temporaries of writers that are gone go whatever the size: nothing will ever rename them.
+  // Temporaries of writers that are gone go whatever the size: nothing will ever rename them;
+  // so do libraries whose writer was killed before sealing them (nothing will seal them).
   std::vector<CacheFile> kept;
+  const std::time_t now = std::time(nullptr);
   for (const CacheFile& file : *files) {
-    if (isStaleTemporary(file) && removeFile(file.path)) {
+    if ((isStaleTemporary(file) ||
+         isAbandonedUnsealedLibrary(file, now, kUnsealedLibraryAgeSeconds)) &&
+        removeFile(file.path)) {
       report.bytesRemoved += file.size;
       ++report.filesRemoved;
     } else if (file.kind != CacheFile::Kind::Temporary) {
@@ -170,8 +183,9 @@ void trimCache(const std::filesystem::path& directory, uint64_t maxBytes) {
   uint64_t bytes = 0;
   const std::time_t now = std::time(nullptr);
   for (const CacheFile& file : *files)
-    if (isStaleTemporary(file) && now - file.modified >= kAbandonedTemporaryAgeSeconds &&
-        removeFile(file.path))
+    if ((isStaleTemporary(file) ||
+         isAbandonedUnsealedLibrary(file, now, kAbandonedTemporaryAgeSeconds)) &&
+        now - file.modified >= kAbandonedTemporaryAgeSeconds && removeFile(file.path))
       debugLog(concat("cache: removed ", file.path.string(), ", abandoned by its writer"));
     else
       bytes += file.size;

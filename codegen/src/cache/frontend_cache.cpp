@@ -13,6 +13,7 @@
 #include "cache/frontend_seal.hpp"
 #include "cache/temporary_files.hpp"
 #include "support/debug_log.hpp"
+#include "support/kill_point.hpp"
 #include "tcpu/cache_directory.hpp"
 
 namespace tcpu::codegen {
@@ -188,6 +189,16 @@ std::optional<std::string> FrontEndCache::damage(const std::filesystem::path& fi
   return checkVariantFile(file, nullptr);
 }
 
+bool FrontEndCache::isUnsealedLibrary(const std::filesystem::path& file) {
+  const std::string name = file.filename().string();
+  if (!name.ends_with(kLibrarySuffix)) return false;
+  const std::string variant = name.substr(0, name.size() - kLibrarySuffix.size());
+  if (!isEntryName(file.parent_path().filename().string()) || !isVariantName(variant)) return false;
+  std::error_code error;
+  return !std::filesystem::exists(file.parent_path() / concat(variant, kMetadataSuffix), error) &&
+         !error;
+}
+
 std::optional<std::string> FrontEndCache::checkVariantFile(const std::filesystem::path& file,
                                                            std::string* library) {
   const std::string name = file.filename().string();
@@ -201,6 +212,9 @@ std::optional<std::string> FrontEndCache::checkVariantFile(const std::filesystem
     if (std::optional<std::string> why = distrustPath(path, directory)) return why;
   const std::filesystem::path metadataFile = file.parent_path() / concat(variant, kMetadataSuffix);
   std::optional<std::string> text = readFile(metadataFile);
+  if (!text && isLibrary && isUnsealedLibrary(file))
+    return concat("not sealed: '", metadataFile.string(),
+                  "' is missing (its writer was stopped before sealing it; prune removes it)");
   if (!text) return concat("'", metadataFile.string(), "' cannot be read");
   std::optional<FrontEndSeal> seal = readSeal(*text);
   if (!seal) return concat("'", metadataFile.string(), "' is damaged (no seal)");
@@ -234,6 +248,7 @@ Status FrontEndCache::store(
       !created.ok())
     return created;
   if (Status written = writeLibrary(*library); !written.ok()) return written;
+  killPointForTests("seal");
   // Sealed as written: what a later load reads must be these bytes.
   std::optional<std::string> bytes = readFile(*library);
   if (!bytes)

@@ -18,6 +18,7 @@
 #include "cache/temporary_files.hpp"
 #include "codegen_build_id.h"
 #include "support/debug_log.hpp"
+#include "support/kill_point.hpp"
 #include "tcpu/environment.hpp"
 
 namespace tcpu::codegen {
@@ -298,6 +299,7 @@ void ObjectCache::store(const std::string& key, const CompiledModule& module) co
       return;
     }
   }
+  killPointForTests("object");
   if (publish(temporary, entryPath(key)))
     debugLog(concat("cache store: ", entryPath(key).string()));
 }

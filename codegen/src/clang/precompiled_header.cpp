@@ -11,6 +11,7 @@
 
 #include "cache/cache_limit.hpp"
 #include "support/debug_log.hpp"
+#include "support/kill_point.hpp"
 #include "support/llvm_guard.hpp"
 #include "clang/clang_invocation.hpp"
 #include "clang/kernel_headers.hpp"
@@ -147,6 +148,7 @@ std::optional<std::filesystem::path> precompiledTl(const ObjectCache& cache,
     std::filesystem::remove(temporary, error);
     return std::nullopt;
   }
+  killPointForTests("pch");
   if (!cache.publish(temporary, path)) return std::nullopt;
   debugLog(concat(
       "pch: built ", path.string(), " in ",

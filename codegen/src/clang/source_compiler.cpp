@@ -18,6 +18,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include "support/debug_log.hpp"
+#include "support/kill_point.hpp"
 #include "support/llvm_guard.hpp"
 #include "clang/clang_invocation.hpp"
 #include "clang/kernel_headers.hpp"
@@ -112,6 +113,7 @@ Status compileInto(std::string_view source, const std::string& name, const Compi
   const int64_t started = fileClockNowNs();
   const bool compiled = compiler.ExecuteAction(action);
   std::unique_ptr<llvm::Module> module = compiled ? action.takeModule() : nullptr;
+  killPointForTests("clang");
   if (!module)
     return Status(TCPU_ERROR_INVALID_SOURCE,
                   concat("C++ kernel source does not compile:\n", diagnostics.text()));

@@ -23,6 +23,7 @@
 #include "loader/compile_job.hpp"
 #include "support/debug_log.hpp"
 #include "support/install_layout.hpp"
+#include "support/kill_point.hpp"
 #include "tcpu/kernel_abi.h"
 #include "tcpu/module_loader.hpp"
 
@@ -155,6 +156,7 @@ Status linkSharedObject(const std::string& object, const std::filesystem::path& 
   std::string error;
   const int exitCode =
       llvm::sys::ExecuteAndWait(*linker, argv, std::nullopt, redirects, 0, 0, &error);
+  killPointForTests("link");
   std::error_code ignored;
   std::filesystem::remove(objectPath, ignored);
   std::string report;

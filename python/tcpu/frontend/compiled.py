@@ -6,10 +6,12 @@ launches them; `compiled[grid](*args)` (Triton's CompiledKernel API) launches on
 
 from __future__ import annotations
 
+import ctypes
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
+from .. import _environment as environment
 from ..triton.language import core as tl
 from .arguments import allocation, classifier, component_value, extent, grid_dims
 from .errors import GPU_STAGES, GPUStageUnavailable
@@ -73,6 +75,9 @@ class CompiledKernel:
     def __post_init__(self) -> None:
         # What every launch reads, computed once.
         self.param_indices = [p.index for p in self.params]
+        # TCPU_MEM_GUARD=1: arrays are copied into guarded buffers for each launch (read once
+        # per specialization, as the runtime reads it once per process).
+        self.guard_arrays = environment.flag("TCPU_MEM_GUARD", False)
         self.param_components = [p.component for p in self.params]
         self.has_components = any(c is not None for c in self.param_components)
         # The pointer parameters as (argument index, descriptor component, written?).
@@ -145,6 +150,42 @@ class CompiledKernel:
             for address in registered:
                 _tcpu_rt.unregister_host(address)
 
+    def launch_guarded(self, launch: tuple[int, int, int, int], values: list[Any],
+                       launch_values: list[Any]) -> None:
+        """TCPU_MEM_GUARD=1: launches on copies of its arrays' whole allocations (a torch
+        tensor's storage, a numpy array's base array) in buffers that end at a guard page, and
+        copies the written ones back: a store past the end then faults inside the kernel, where
+        the crash report names kernel and program, instead of corrupting the heap (which the
+        runtime's guard alone cannot do: tensors and arrays are not its allocations).
+        Arguments in one allocation share its copy, so views keep their offsets and aliases."""
+        from .. import _tcpu_rt  # loaded by the first launch, not by `import triton`
+        copies: dict[int, list[Any]] = {}  # allocation's address -> [copy, bytes, written]
+        moved = list(launch_values)
+        try:
+            for index, component, written in self.pointer_args:
+                value = (values[index] if component is None
+                         else component_value(values[index], component))
+                span = allocation(value)
+                if span is None or span[1] == 0:
+                    continue
+                start, size = span
+                if start not in copies:
+                    copies[start] = [_tcpu_rt.alloc_guarded(size), size, False]
+                    ctypes.memmove(copies[start][0], start, size)
+                copies[start][2] |= written
+                if component is None:
+                    moved[index] = copies[start][0] + (launch_values[index] - start)
+                else:
+                    parts = list(moved[index])
+                    parts[component] = copies[start][0] + (parts[component] - start)
+                    moved[index] = tuple(parts)
+            self.handle.launch(*launch, self.codes, self.arguments(moved))
+        finally:
+            for start, (copy, size, written) in copies.items():
+                if written:  # also after a failed launch: what its programs wrote, as on a GPU
+                    ctypes.memmove(start, copy, size)
+                _tcpu_rt.free(copy)
+
     def launch_with_all_arguments(self, grid: Any, values: list[Any]) -> None:
         """Launches this specialization with all of the function's arguments."""
         if self.params and max(self.param_indices) >= len(values):
@@ -159,5 +200,7 @@ class CompiledKernel:
             return
         if self.check_bounds:
             self.launch_checked((gx, gy, gz, 0), values, launch_values)
+        elif self.guard_arrays:
+            self.launch_guarded((gx, gy, gz, 0), values, launch_values)
         else:
             self.handle.launch(gx, gy, gz, 0, self.codes, self.arguments(launch_values))

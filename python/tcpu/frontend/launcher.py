@@ -75,6 +75,8 @@ def launch(jit: KernelDef, values: list[Any], grid: Any, options: dict[str, Any]
     threads = (options.get("num_threads") or options.get("num_cpu_threads") or 0) if options else 0
     if kernel.check_bounds:
         kernel.launch_checked((gx, gy, gz, threads), values, launch_values)
+    elif kernel.guard_arrays:
+        kernel.launch_guarded((gx, gy, gz, threads), values, launch_values)
     else:
         kernel.handle.launch(gx, gy, gz, threads, kernel.codes, kernel.arguments(launch_values))
     return kernel

@@ -11,12 +11,15 @@
 #include <mutex>
 
 #include "launch/kernel_services.hpp"
+#include "launch/recent_launches.hpp"
 #include "tcpu/environment.hpp"
 
 namespace tcpu::detail {
 namespace {
 
-constexpr std::array kSignals{SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+// SIGABRT too: glibc aborts when it finds its heap corrupted ("double free or corruption"),
+// the usual end of a process whose kernel wrote past a buffer some launches before.
+constexpr std::array kSignals{SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
 // What handled each signal before: the handler must reach it without locks or allocation, so
 // it lives in static storage, written once (under installCrashReport's once_flag) before the
@@ -100,6 +103,9 @@ void describeSignal(SignalSafeLine& line, int signal, const siginfo_t* info) {
     line << (fault && info->si_code == FPE_INTDIV ? "SIGFPE (integer division by zero"
                                                   : "SIGFPE (arithmetic exception");
     break;
+  case SIGABRT:
+    line << "SIGABRT (abort";
+    break;
   default:
     line << "SIGILL (illegal instruction: a trap, or an instruction this CPU lacks";
     break;
@@ -130,6 +136,31 @@ void forward(int signal, siginfo_t* info, void* context) {
   sigemptyset(&fallback.sa_mask);
   sigaction(signal, &fallback, nullptr);
   if (!raisedByTheCpu(info)) raise(signal);
+}
+
+// Outside a launch, after launches: names the last kernels, since one of them writing past a
+// buffer is the likeliest cause of a process dying in free() or at exit with no other report.
+void reportAfterLaunches(int signal, const siginfo_t* info) {
+  const uint64_t launches = launchesRecorded();
+  if (launches == 0) return;
+  SignalSafeLine line;
+  line << "tcpu: the process got ";
+  describeSignal(line, signal, info);
+  line << " outside a kernel, after " << launches << " kernel launch" << (launches == 1 ? "" : "es")
+       << "; the last:";
+  line.write();
+  std::array<RecentLaunch, 4> recent;
+  const size_t count = recentLaunches(recent.data(), recent.size());
+  for (size_t i = 0; i < count; ++i) {
+    SignalSafeLine launch;
+    launch << "tcpu:   '" << recent[i].name << "' grid (" << uint64_t{recent[i].grid[0]} << ", "
+           << uint64_t{recent[i].grid[1]} << ", " << uint64_t{recent[i].grid[2]} << ")";
+    launch.write();
+  }
+  SignalSafeLine hint;
+  hint << "tcpu: if a kernel wrote outside a buffer (a corrupted heap fails later, elsewhere), "
+          "TCPU_CHECK=bounds in the environment names the access";
+  hint.write();
 }
 
 void onFatalSignal(int signal, siginfo_t* info, void* context) {
@@ -165,6 +196,8 @@ void onFatalSignal(int signal, siginfo_t* info, void* context) {
               "names the access (kernels compiled from IR or source)";
       hint.write();
     }
+  } else {
+    reportAfterLaunches(signal, info);
   }
   errno = savedErrno;
   forward(signal, info, context);

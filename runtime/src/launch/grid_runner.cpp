@@ -9,6 +9,7 @@
 
 #include "launch/crash_report.hpp"
 #include "launch/kernel_services.hpp"
+#include "launch/recent_launches.hpp"
 #include "state/cancel_flag.hpp"
 
 namespace tcpu::detail {
@@ -68,6 +69,7 @@ Status runPrograms(const GridLaunch& launch, const LaunchSettings& settings);
 } // namespace
 
 Status runGrid(const GridLaunch& launch, const LaunchSettings& settings) {
+  recordLaunch(launch.kernel ? launch.kernel->name : nullptr, launch.grid);
   Status status = runPrograms(launch, settings);
   // Checked after the programs, so that a flag raised while the last ones ran is not lost.
   if (cancelRaised(launch.cancel))

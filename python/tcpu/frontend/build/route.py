@@ -22,6 +22,21 @@ from ..kernel_def import KernelDef
 from ..specialize import CODES
 from . import cache_key, disk_cache
 
+# What an unset TCPU_CHECK means: no checks, except under tcpu's pytest plugin, which turns
+# bounds checks on for its session (a test's stray access then fails that test, naming it,
+# instead of corrupting the heap that the rest of the session runs on).
+_bounds_when_unset = False
+
+
+def check_bounds_when_unset(on: bool) -> None:
+    """Sets what an unset TCPU_CHECK means for the specializations built from now on."""
+    global _bounds_when_unset
+    _bounds_when_unset = on
+
+
+def bounds_when_unset() -> bool:
+    return _bounds_when_unset
+
 
 @dataclass(frozen=True)
 class BuildOptions:
@@ -37,11 +52,12 @@ class BuildOptions:
         """Bounds checks are on always with debug (Triton's debug=True / TRITON_DEBUG=1; on a
         GPU a stray access is an illegal-address error at the kernel, here it would corrupt
         memory), else as TCPU_CHECK says, read as codegen reads it (here, because it is part of
-        the key)."""
-        value = os.environ.get("TCPU_CHECK", "")
-        if value not in ("", "none", "bounds"):
+        the key); unset, as check_bounds_when_unset chose."""
+        value = os.environ.get("TCPU_CHECK")
+        if value not in (None, "", "none", "bounds"):
             raise ValueError(f"TCPU_CHECK={value} is not a check: use 'bounds' or 'none'")
-        return BuildOptions(debug, all_mutable, debug or value == "bounds", fp_contract)
+        bounds = value == "bounds" or (value is None and _bounds_when_unset)
+        return BuildOptions(debug, all_mutable, debug or bounds, fp_contract)
 
 
 @dataclass
