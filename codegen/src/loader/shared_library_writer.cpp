@@ -23,6 +23,7 @@
 #include "loader/compile_job.hpp"
 #include "support/debug_log.hpp"
 #include "support/install_layout.hpp"
+#include "support/phase_timer.hpp"
 #include "tcpu/kernel_abi.h"
 #include "tcpu/module_loader.hpp"
 
@@ -190,7 +191,10 @@ Status writeSharedLibrary(std::span<const std::byte> image,
   std::filesystem::create_directories(path.parent_path(), error);
   // The cache's temporaries (`tcpu cache clear` knows them).
   const std::filesystem::path temporary = temporaryPathFor(path);
-  if (Status linked = linkSharedObject(compiled->object, temporary); !linked.ok()) {
+  const PhaseTimer linking;
+  Status linked = linkSharedObject(compiled->object, temporary);
+  linking.report("ld.lld");
+  if (!linked.ok()) {
     std::filesystem::remove(temporary, error);
     return linked;
   }
