@@ -13,10 +13,11 @@ double milliseconds(const timeval& time) {
   return static_cast<double>(time.tv_sec) * 1e3 + static_cast<double>(time.tv_usec) / 1e3;
 }
 
-// This thread's CPU time, and that of the child processes waited for (ld.lld's).
+// The process's CPU time (a phase may run on a thread of its own: runGuarded), and that of the
+// child processes waited for (ld.lld's).
 double cpuMs() {
   timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
   rusage children{};
   getrusage(RUSAGE_CHILDREN, &children);
   return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6 +

@@ -1,5 +1,6 @@
 // The time one phase of a compile took, for TCPU_DEBUG's report: the wall clock and the CPU time
-// of the thread that ran it (with that of the child processes it waited for: ld.lld). On a machine
+// of the process (with that of the child processes it waited for: ld.lld; compiles running in
+// other threads meanwhile count too). On a machine
 // shared with other work the wall clock mostly measures the wait for a core; the CPU time is what
 // the phase itself costs.
 #ifndef TCPU_CODEGEN_PHASE_TIMER_HPP
