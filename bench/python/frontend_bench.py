@@ -15,13 +15,17 @@
              and loading the shared object), each as wall and CPU time (TCPU_DEBUG's `time:`
              lines); on a shared machine the CPU times and their shares are what to read
 
+  parallel   four specializations of the vector add (BLOCK_SIZE 128..1024) compiled cold (tl's
+             header precompiled) in a new process: one after another, and at once through
+             compile_in_parallel (build/parallel.py) on the free cores
+
   reductions tl.argmax against tl.max over the same rows (fp32 and int32)
 
   interpreter  the examples' kernels at their default shapes, per launch, as multiples of a
              numpy ufunc call (to set beside Triton's interpreter's, measured on the GPU host)
 
     PYTHONPATH=build/python python3 bench/python/frontend_bench.py \
-        [launch|compile|phases|kernels|interpreter|reductions]...
+        [launch|compile|phases|parallel|kernels|interpreter|reductions]...
 Medians of 5 interleaved rounds; the machine is shared, so ratios are what to read."""
 
 from __future__ import annotations
@@ -248,6 +252,45 @@ def bench_phases() -> None:
         print(f"phases {case} (wall / CPU, share of the first launch's CPU): " + "; ".join(cells))
 
 
+PARALLEL_CHILD = r"""
+import sys, time
+sys.path.insert(0, {examples!r})
+import torch, triton
+import importlib
+import tcpu._tcpu  # the compiler loaded before the clock starts: both ways pay it once
+from tcpu.frontend.build.parallel import compile_in_parallel
+mod = importlib.import_module("01_vector_add")
+x, y, out = mod.make(4096, 0, torch.device("cpu"))
+calls = [lambda b=b: mod.add_kernel.warmup(x, y, out, 4096, BLOCK_SIZE=b, grid=(1,))
+         for b in (128, 256, 512, 1024)]
+start = time.perf_counter()
+compile_in_parallel(calls, workers={workers})
+print((time.perf_counter() - start) * 1e3)
+"""
+
+
+def bench_parallel() -> None:
+    one, many = [], []
+    with tempfile.TemporaryDirectory() as cache:
+        _phases_child("vector_add", cache)  # builds tl's precompiled header
+        for _ in range(ROUNDS):
+            for workers, times in ((1, one), (None, many)):
+                _drop_compiled(cache)
+                code = PARALLEL_CHILD.format(examples=str(ROOT / "examples" / "python"),
+                                             workers=workers)
+                out = subprocess.run(
+                    [sys.executable, "-c",
+                     "import sys, tcpu.aliases as a; a.install(); exec(sys.stdin.read())"],
+                    input=code, text=True, capture_output=True,
+                    env=dict(os.environ, TCPU_CACHE_DIR=cache))
+                if out.returncode != 0:
+                    raise RuntimeError(out.stderr)
+                times.append(float(out.stdout.split()[-1]))
+    a, b = statistics.median(one), statistics.median(many)
+    print(f"parallel: 4 vector-add specializations compiled cold one after another {a:.0f} ms, "
+          f"at once on {os.cpu_count()} CPUs {b:.0f} ms: {a / b:.2f}x")
+
+
 def _cpp_kernel(source: str, name: str):
     from tcpu import _tcpu
     text = (ROOT / "kernels" / "tutorials" / source).read_text()
@@ -414,6 +457,7 @@ def main(argv: list[str]) -> int:
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs")
     for name in which:
         {"launch": bench_launch, "compile": bench_compile, "phases": bench_phases,
+         "parallel": bench_parallel,
          "kernels": bench_kernels, "interpreter": bench_interpreter,
          "reductions": bench_reductions}[name]()
     return 0
