@@ -19,13 +19,19 @@
              header precompiled) in a new process: one after another, and at once through
              compile_in_parallel (build/parallel.py) on the free cores
 
+  suite      examples/pytest_project's tests (pytest, a new process each) on tcpu with an empty
+             cache, with only tl's header precompiled, and warm, without and with pytest-xdist's
+             `-n 2`, beside the same tests under Triton's interpreter (TRITON_INTERPRET=1, real
+             Triton from the environment, which must have it and pytest-xdist): wall and CPU
+             seconds of the whole pytest run
+
   reductions tl.argmax against tl.max over the same rows (fp32 and int32)
 
   interpreter  the examples' kernels at their default shapes, per launch, as multiples of a
              numpy ufunc call (to set beside Triton's interpreter's, measured on the GPU host)
 
     PYTHONPATH=build/python python3 bench/python/frontend_bench.py \
-        [launch|compile|phases|parallel|kernels|interpreter|reductions]...
+        [launch|compile|phases|parallel|suite|kernels|interpreter|reductions]...
 Medians of 5 interleaved rounds; the machine is shared, so ratios are what to read."""
 
 from __future__ import annotations
@@ -291,6 +297,51 @@ def bench_parallel() -> None:
           f"at once on {os.cpu_count()} CPUs {b:.0f} ms: {a / b:.2f}x")
 
 
+def _pytest_seconds(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one pytest run of examples/pytest_project, its children's CPU
+    (xdist's workers) included."""
+    before = os.times()
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+                         cwd=ROOT / "examples" / "pytest_project", env=env, text=True,
+                         capture_output=True)
+    wall = time.perf_counter() - start
+    after = os.times()
+    if out.returncode != 0:
+        raise RuntimeError(out.stdout + out.stderr)
+    return wall, (after.children_user - before.children_user
+                  + after.children_system - before.children_system)
+
+
+def bench_suite() -> None:
+    base = {k: v for k, v in os.environ.items() if k not in ("TRITON_INTERPRET", "PYTHONPATH")}
+    tcpu_path = os.environ.get("PYTHONPATH", "")
+    figures: dict[str, list[tuple[float, float]]] = {}
+
+    def measure(label: str, args: list[str], env: dict[str, str]) -> None:
+        figures.setdefault(label, []).append(_pytest_seconds(args, env))
+        wall, cpu = figures[label][-1]
+        print(f"  {label}: {wall:.2f} s wall, {cpu:.2f} s CPU", flush=True)
+
+    for _ in range(ROUNDS):
+        for workers in ([], ["-n", "2"]):
+            label = " -n 2" if workers else " -n 0"
+            with tempfile.TemporaryDirectory() as cache:
+                env = dict(base, PYTHONPATH=tcpu_path, TCPU_CACHE_DIR=cache)
+                plugin = ["-p", "tcpu.pytest_plugin", *workers]
+                measure("tcpu, empty cache" + label, plugin, env)
+                _drop_compiled(cache)
+                measure("tcpu, tl's header precompiled" + label, plugin, env)
+                measure("tcpu, warm" + label, plugin, env)
+            measure("Triton's interpreter" + label, ["--device", "cpu", *workers],
+                    dict(base, TRITON_INTERPRET="1"))
+    for label, runs in figures.items():
+        wall = statistics.median(r[0] for r in runs)
+        cpu = statistics.median(r[1] for r in runs)
+        print(f"suite {label}: {wall:.2f} s wall, {cpu:.2f} s CPU "
+              f"({', '.join(f'{r[0]:.2f}' for r in runs)})")
+
+
 def _cpp_kernel(source: str, name: str):
     from tcpu import _tcpu
     text = (ROOT / "kernels" / "tutorials" / source).read_text()
@@ -457,7 +508,7 @@ def main(argv: list[str]) -> int:
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs")
     for name in which:
         {"launch": bench_launch, "compile": bench_compile, "phases": bench_phases,
-         "parallel": bench_parallel,
+         "parallel": bench_parallel, "suite": bench_suite,
          "kernels": bench_kernels, "interpreter": bench_interpreter,
          "reductions": bench_reductions}[name]()
     return 0
