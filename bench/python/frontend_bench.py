@@ -122,6 +122,17 @@ CASES = {
 }
 
 
+def _run_child(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Runs `code` in a new Python with tcpu's `triton` installed; RuntimeError if it fails."""
+    out = subprocess.run(
+        [sys.executable, "-c",
+         "import sys, tcpu.aliases as a; a.install(); exec(sys.stdin.read())"],
+        input=code, text=True, capture_output=True, env=env)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr)
+    return out
+
+
 def _child(case: str, cache: str, **extra_env: str) -> tuple[float, float, float]:
     """(ms importing torch, triton and the example; ms of the first launch, which loads the
     extension and the compiler and compiles or finds the kernel; ms of the second launch)."""
@@ -130,12 +141,7 @@ def _child(case: str, cache: str, **extra_env: str) -> tuple[float, float, float
                         launch=launch)
     env = dict(os.environ, TCPU_CACHE_DIR=cache, **extra_env)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as users run: modules load from their .pyc
-    out = subprocess.run(
-        [sys.executable, "-c",
-         "import sys, tcpu.aliases as a; a.install(); exec(sys.stdin.read())"],
-        input=code, text=True, capture_output=True, env=env)
-    if out.returncode != 0:
-        raise RuntimeError(out.stderr)
+    out = _run_child(code, env)
     imports, first, second = (float(v) for v in out.stdout.split())
     return imports, first, second
 
@@ -203,8 +209,8 @@ print(json.dumps({{"first launch": [(time.perf_counter() - wall) * 1e3, cpu_ms()
 # "clang compiled <name> in <wall> ms (cpu <cpu> ms)".
 PHASE_LINE = re.compile(r"tcpu: (?:time: (?P<phase>[^\d]+?)|clang compiled .*? in) "
                         r"(?P<wall>[\d.e+-]+) ms \(cpu (?P<cpu>[\d.e+-]+) ms\)")
-PHASES = ["loading the compiler", "lowering (Python)", "clang", "IR preparation", "optimization", "code generation",
-          "ld.lld", "rest"]
+PHASES = ["loading the compiler", "lowering (Python)", "clang", "IR preparation", "optimization",
+          "code generation", "ld.lld", "rest"]
 
 
 def _phases_child(case: str, cache: str) -> dict[str, tuple[float, float]]:
@@ -212,13 +218,7 @@ def _phases_child(case: str, cache: str) -> dict[str, tuple[float, float]]:
     module, setup, launch = CASES[case]
     code = PHASES_CHILD.format(examples=str(ROOT / "examples" / "python"), module=module,
                                setup=setup, launch=launch)
-    env = dict(os.environ, TCPU_CACHE_DIR=cache, TCPU_DEBUG="1")
-    out = subprocess.run(
-        [sys.executable, "-c",
-         "import sys, tcpu.aliases as a; a.install(); exec(sys.stdin.read())"],
-        input=code, text=True, capture_output=True, env=env)
-    if out.returncode != 0:
-        raise RuntimeError(out.stderr)
+    out = _run_child(code, dict(os.environ, TCPU_CACHE_DIR=cache, TCPU_DEBUG="1"))
     measured = {k: tuple(v) for k, v in json.loads(out.stdout.splitlines()[-1]).items()}
     phases = {k: measured[k] for k in ("loading the compiler", "lowering (Python)")}
     for line in out.stderr.splitlines():
@@ -284,13 +284,7 @@ def bench_parallel() -> None:
                 _drop_compiled(cache)
                 code = PARALLEL_CHILD.format(examples=str(ROOT / "examples" / "python"),
                                              workers=workers)
-                out = subprocess.run(
-                    [sys.executable, "-c",
-                     "import sys, tcpu.aliases as a; a.install(); exec(sys.stdin.read())"],
-                    input=code, text=True, capture_output=True,
-                    env=dict(os.environ, TCPU_CACHE_DIR=cache))
-                if out.returncode != 0:
-                    raise RuntimeError(out.stderr)
+                out = _run_child(code, dict(os.environ, TCPU_CACHE_DIR=cache))
                 times.append(float(out.stdout.split()[-1]))
     a, b = statistics.median(one), statistics.median(many)
     print(f"parallel: 4 vector-add specializations compiled cold one after another {a:.0f} ms, "
