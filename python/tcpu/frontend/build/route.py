@@ -118,7 +118,8 @@ IN_PROCESS = InProcessStore()
 
 # Lowering runs one specialization at a time (it walks and caches the kernels' Python objects);
 # the compile after it, which releases the GIL, may overlap others' (parallel.py).
-_LOWERING = threading.Lock()
+# Reentrant: a lowering that builds another kernel must not deadlock.
+_LOWERING = threading.RLock()
 
 
 def store_for(kernel: KernelDef, kinds: list[tuple[Any, ...]], options: BuildOptions
