@@ -9,19 +9,37 @@
              same algorithms' tl C++ ports (kernels/tutorials), both compiled by codegen and
              launched through the same extension on the same arrays, interleaved
 
+  phases     where a cold compile's time goes (tl's header precompiled, nothing else cached), per
+             kernel: the Python lowering, clang, LLVM's IR preparation, optimization and code
+             generation, ld.lld, and the rest of the first launch (loading the compiler, writing
+             and loading the shared object), each as wall and CPU time (TCPU_DEBUG's `time:`
+             lines); on a shared machine the CPU times and their shares are what to read
+
+  parallel   four specializations of the vector add (BLOCK_SIZE 128..1024) compiled cold (tl's
+             header precompiled) in a new process: one after another, and at once through
+             compile_in_parallel (build/parallel.py) on the free cores
+
+  suite      examples/pytest_project's tests (pytest, a new process each) on tcpu with an empty
+             cache, with only tl's header precompiled, and warm, without and with pytest-xdist's
+             `-n 2`, beside the same tests under Triton's interpreter (TRITON_INTERPRET=1, real
+             Triton from the environment, which must have it and pytest-xdist): wall and CPU
+             seconds of the whole pytest run
+
   reductions tl.argmax against tl.max over the same rows (fp32 and int32)
 
   interpreter  the examples' kernels at their default shapes, per launch, as multiples of a
              numpy ufunc call (to set beside Triton's interpreter's, measured on the GPU host)
 
     PYTHONPATH=build/python python3 bench/python/frontend_bench.py \
-        [launch|compile|kernels|interpreter|reductions]...
+        [launch|compile|phases|parallel|suite|kernels|interpreter|reductions]...
 Medians of 5 interleaved rounds; the machine is shared, so ratios are what to read."""
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
+import re
 import shutil
 import statistics
 import subprocess
@@ -34,7 +52,7 @@ import tcpu.triton.language as tl
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "examples" / "python"))
-ROUNDS = 5
+ROUNDS = int(os.environ.get("TCPU_BENCH_ROUNDS", "5"))
 
 
 @triton.jit
@@ -96,10 +114,23 @@ print(f"{{(t1 - t0) * 1e3:.1f}} {{(t3 - t2) * 1e3:.1f}} {{(t4 - t3) * 1e3:.2f}}"
 CASES = {
     "vector_add": ("01_vector_add", "x, y, out = mod.make(98432, 0, torch.device('cpu'))",
                    "mod.add(x, y, out)"),
+    "softmax": ("02_fused_softmax", "x, out = mod.make(1823, 781, 0, torch.device('cpu'))",
+                "mod.softmax(x, out, 4)"),
     "matmul_f32": ("03_matrix_multiplication",
                    "a, b, c = mod.make(256, 256, 256, 'float32', torch.float32, 0, "
                    "torch.device('cpu'))", "mod.matmul(a, b, c)"),
 }
+
+
+def _run_child(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Runs `code` in a new Python with tcpu's `triton` installed; RuntimeError if it fails."""
+    out = subprocess.run(
+        [sys.executable, "-c",
+         "import sys, tcpu.aliases as a; a.install(); exec(sys.stdin.read())"],
+        input=code, text=True, capture_output=True, env=env)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr)
+    return out
 
 
 def _child(case: str, cache: str, **extra_env: str) -> tuple[float, float, float]:
@@ -110,12 +141,7 @@ def _child(case: str, cache: str, **extra_env: str) -> tuple[float, float, float
                         launch=launch)
     env = dict(os.environ, TCPU_CACHE_DIR=cache, **extra_env)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as users run: modules load from their .pyc
-    out = subprocess.run(
-        [sys.executable, "-c",
-         "import sys, tcpu.aliases as a; a.install(); exec(sys.stdin.read())"],
-        input=code, text=True, capture_output=True, env=env)
-    if out.returncode != 0:
-        raise RuntimeError(out.stderr)
+    out = _run_child(code, env)
     imports, first, second = (float(v) for v in out.stdout.split())
     return imports, first, second
 
@@ -148,6 +174,166 @@ def bench_compile() -> None:
               f"shared-object cache (TCPU_PYTHON_CACHE=0) {b:.1f} ms: {b / w:.2f}x; cold with "
               f"tl's header precompiled, without it {cb:.0f} ms: the shared object costs "
               f"{c - cb:+.0f} ms ({c / cb:.2f}x)")
+
+
+PHASES_CHILD = r"""
+import json, resource, sys, time
+sys.path.insert(0, {examples!r})
+import torch, triton
+import importlib
+import tcpu.frontend.generate as generate_module
+mod = importlib.import_module({module!r})
+{setup}
+lowering = [0.0, 0.0]
+lower = generate_module.generate
+def timed(*args, **kwargs):
+    wall, cpu = time.perf_counter(), time.thread_time()
+    try:
+        return lower(*args, **kwargs)
+    finally:
+        lowering[0] += (time.perf_counter() - wall) * 1e3
+        lowering[1] += (time.thread_time() - cpu) * 1e3
+generate_module.generate = timed
+def cpu_ms():
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (time.process_time() + children.ru_utime + children.ru_stime) * 1e3
+wall, cpu = time.perf_counter(), cpu_ms()
+import tcpu._tcpu  # the first compile loads the compiler: timed apart
+loading = [(time.perf_counter() - wall) * 1e3, cpu_ms() - cpu]
+{launch}
+print(json.dumps({{"first launch": [(time.perf_counter() - wall) * 1e3, cpu_ms() - cpu],
+                  "loading the compiler": loading, "lowering (Python)": lowering}}))
+"""
+
+# TCPU_DEBUG's lines of a compile's phases: "time: <phase> <wall> ms (cpu <cpu> ms)", and clang's
+# "clang compiled <name> in <wall> ms (cpu <cpu> ms)".
+PHASE_LINE = re.compile(r"tcpu: (?:time: (?P<phase>[^\d]+?)|clang compiled .*? in) "
+                        r"(?P<wall>[\d.e+-]+) ms \(cpu (?P<cpu>[\d.e+-]+) ms\)")
+PHASES = ["loading the compiler", "lowering (Python)", "clang", "IR preparation", "optimization",
+          "code generation", "ld.lld", "rest"]
+
+
+def _phases_child(case: str, cache: str) -> dict[str, tuple[float, float]]:
+    """{phase: (wall ms, CPU ms)} of the first launch of `case` in a new process."""
+    module, setup, launch = CASES[case]
+    code = PHASES_CHILD.format(examples=str(ROOT / "examples" / "python"), module=module,
+                               setup=setup, launch=launch)
+    out = _run_child(code, dict(os.environ, TCPU_CACHE_DIR=cache, TCPU_DEBUG="1"))
+    measured = {k: tuple(v) for k, v in json.loads(out.stdout.splitlines()[-1]).items()}
+    phases = {k: measured[k] for k in ("loading the compiler", "lowering (Python)")}
+    for line in out.stderr.splitlines():
+        if found := PHASE_LINE.search(line):
+            name = found["phase"] or "clang"
+            wall, cpu = phases.get(name, (0.0, 0.0))
+            phases[name] = (wall + float(found["wall"]), cpu + float(found["cpu"]))
+    first = measured["first launch"]
+    phases["rest"] = (first[0] - sum(v[0] for v in phases.values()),
+                      first[1] - sum(v[1] for v in phases.values()))
+    phases["first launch"] = first
+    return phases
+
+
+def _drop_compiled(cache: str) -> None:
+    """Empties `cache` but for tl's precompiled header."""
+    for entry in pathlib.Path(cache).glob("*.tcpuobj"):
+        entry.unlink()
+    shutil.rmtree(pathlib.Path(cache) / "python", ignore_errors=True)
+
+
+def bench_phases() -> None:
+    with tempfile.TemporaryDirectory() as cache:
+        _phases_child("vector_add", cache)  # builds tl's precompiled header
+        rounds: dict[str, list[dict[str, tuple[float, float]]]] = {case: [] for case in CASES}
+        for _ in range(ROUNDS):
+            for case in CASES:
+                _drop_compiled(cache)
+                rounds[case].append(_phases_child(case, cache))
+    for case, runs in rounds.items():
+        cells = []
+        total_cpu = statistics.median(r["first launch"][1] for r in runs)
+        for phase in PHASES + ["first launch"]:
+            wall = statistics.median(r.get(phase, (0.0, 0.0))[0] for r in runs)
+            cpu = statistics.median(r.get(phase, (0.0, 0.0))[1] for r in runs)
+            cells.append(f"{phase} {wall:.0f} / {cpu:.0f} ms ({cpu / total_cpu:.0%})")
+        print(f"phases {case} (wall / CPU, share of the first launch's CPU): " + "; ".join(cells))
+
+
+PARALLEL_CHILD = r"""
+import sys, time
+sys.path.insert(0, {examples!r})
+import torch, triton
+import importlib
+import tcpu._tcpu  # the compiler loaded before the clock starts: both ways pay it once
+from tcpu.frontend.build.parallel import compile_in_parallel
+mod = importlib.import_module("01_vector_add")
+x, y, out = mod.make(4096, 0, torch.device("cpu"))
+calls = [lambda b=b: mod.add_kernel.warmup(x, y, out, 4096, BLOCK_SIZE=b, grid=(1,))
+         for b in (128, 256, 512, 1024)]
+start = time.perf_counter()
+compile_in_parallel(calls, workers={workers})
+print((time.perf_counter() - start) * 1e3)
+"""
+
+
+def bench_parallel() -> None:
+    one, many = [], []
+    with tempfile.TemporaryDirectory() as cache:
+        _phases_child("vector_add", cache)  # builds tl's precompiled header
+        for _ in range(ROUNDS):
+            for workers, times in ((1, one), (None, many)):
+                _drop_compiled(cache)
+                code = PARALLEL_CHILD.format(examples=str(ROOT / "examples" / "python"),
+                                             workers=workers)
+                out = _run_child(code, dict(os.environ, TCPU_CACHE_DIR=cache))
+                times.append(float(out.stdout.split()[-1]))
+    a, b = statistics.median(one), statistics.median(many)
+    print(f"parallel: 4 vector-add specializations compiled cold one after another {a:.0f} ms, "
+          f"at once on {os.cpu_count()} CPUs {b:.0f} ms: {a / b:.2f}x")
+
+
+def _pytest_seconds(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one pytest run of examples/pytest_project, its children's CPU
+    (xdist's workers) included."""
+    before = os.times()
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+                         cwd=ROOT / "examples" / "pytest_project", env=env, text=True,
+                         capture_output=True)
+    wall = time.perf_counter() - start
+    after = os.times()
+    if out.returncode != 0:
+        raise RuntimeError(out.stdout + out.stderr)
+    return wall, (after.children_user - before.children_user
+                  + after.children_system - before.children_system)
+
+
+def bench_suite() -> None:
+    base = {k: v for k, v in os.environ.items() if k not in ("TRITON_INTERPRET", "PYTHONPATH")}
+    tcpu_path = os.environ.get("PYTHONPATH", "")
+    figures: dict[str, list[tuple[float, float]]] = {}
+
+    def measure(label: str, args: list[str], env: dict[str, str]) -> None:
+        figures.setdefault(label, []).append(_pytest_seconds(args, env))
+        wall, cpu = figures[label][-1]
+        print(f"  {label}: {wall:.2f} s wall, {cpu:.2f} s CPU", flush=True)
+
+    for _ in range(ROUNDS):
+        for workers in ([], ["-n", "2"]):
+            label = " -n 2" if workers else " -n 0"
+            with tempfile.TemporaryDirectory() as cache:
+                env = dict(base, PYTHONPATH=tcpu_path, TCPU_CACHE_DIR=cache)
+                plugin = ["-p", "tcpu.pytest_plugin", *workers]
+                measure("tcpu, empty cache" + label, plugin, env)
+                _drop_compiled(cache)
+                measure("tcpu, tl's header precompiled" + label, plugin, env)
+                measure("tcpu, warm" + label, plugin, env)
+            measure("Triton's interpreter" + label, ["--device", "cpu", *workers],
+                    dict(base, TRITON_INTERPRET="1"))
+    for label, runs in figures.items():
+        wall = statistics.median(r[0] for r in runs)
+        cpu = statistics.median(r[1] for r in runs)
+        print(f"suite {label}: {wall:.2f} s wall, {cpu:.2f} s CPU "
+              f"({', '.join(f'{r[0]:.2f}' for r in runs)})")
 
 
 def _cpp_kernel(source: str, name: str):
@@ -315,8 +501,10 @@ def main(argv: list[str]) -> int:
     which = argv or ["launch", "compile", "kernels", "interpreter"]
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs")
     for name in which:
-        {"launch": bench_launch, "compile": bench_compile, "kernels": bench_kernels,
-         "interpreter": bench_interpreter, "reductions": bench_reductions}[name]()
+        {"launch": bench_launch, "compile": bench_compile, "phases": bench_phases,
+         "parallel": bench_parallel, "suite": bench_suite,
+         "kernels": bench_kernels, "interpreter": bench_interpreter,
+         "reductions": bench_reductions}[name]()
     return 0
 
 

@@ -5,11 +5,13 @@
 // (kept in the cache), which changes no bitcode.
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 
 #include <chrono>
 #include <fstream>
 #include <iterator>
+#include <thread>
 #include <vector>
 
 #include "codegen_test_support.hpp"
@@ -260,6 +262,35 @@ TEST_F(SourceCache, ADamagedPrecompiledTlIsRebuilt) {
   EXPECT_GT(std::filesystem::file_size(headers[0]), 4096u);
 }
 
+// Processes started together (pytest-xdist's workers) build tl.h's header once: while one holds
+// pch.lock (building), another waits and then uses its header instead of building its own.
+TEST_F(SourceCache, APrecompiledTlBeingBuiltIsWaitedFor) {
+  tcpuModule first = nullptr;
+  loadDataLogged(first, tlSource(2));
+  const std::vector<std::filesystem::path> headers = precompiledHeaders();
+  ASSERT_EQ(headers.size(), 1u);
+  const std::filesystem::path kept = dir_.path() / "kept.tcpupch";
+  std::filesystem::rename(headers[0], kept);
+
+  // The "other process": an flock of its own on the lock, the header published while held.
+  const int lock = ::open((cacheDir_ / "pch.lock").c_str(), O_RDWR | O_CREAT, 0600);
+  ASSERT_GE(lock, 0);
+  ASSERT_EQ(::flock(lock, LOCK_EX), 0);
+  tcpuModule second = nullptr;
+  std::string log;
+  std::thread waiting([&] { log = loadDataLogged(second, tlSource(3)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::filesystem::rename(kept, headers[0]);
+  ::close(lock); // releases it
+  waiting.join();
+  ASSERT_NE(second, nullptr) << log;
+  EXPECT_EQ(scaled(second), times(3.0f));
+  EXPECT_NE(log.find("pch: " + headers[0].string() + " was built meanwhile"), std::string::npos)
+      << log;
+  EXPECT_EQ(log.find("pch: built"), std::string::npos) << log;
+  EXPECT_NE(log.find("with " + headers[0].string()), std::string::npos) << log;
+}
+
 TEST_F(SourceCache, SourceFromMemoryHitsToo) {
   const std::string source = "// from memory\nextern \"C\" void stamp(int* out, unsigned, "
                              "unsigned, unsigned, unsigned, unsigned, unsigned) { out[0] = 7; }\n";
@@ -353,14 +384,21 @@ TEST_F(SourceCache, ConcurrentProcessesShareOnePrecompiledTl) {
   for (size_t i = 0; i < children.size(); ++i)
     EXPECT_TRUE(exitedCleanly(children[i]))
         << readFile(dir_.path() / ("child" + std::to_string(i) + ".log"));
-  size_t objects = 0, headers = 0;
+  size_t objects = 0, headers = 0, locks = 0;
   for (const std::filesystem::path& file : cacheFiles(shared)) {
     objects += file.extension() == ".tcpuobj";
     headers += file.extension() == ".tcpupch";
+    locks += file.filename() == "pch.lock";
   }
   EXPECT_EQ(objects, 2u);
   EXPECT_EQ(headers, 1u);
-  EXPECT_EQ(cacheFiles(shared).size(), 3u) << "temporaries left";
+  EXPECT_EQ(cacheFiles(shared).size(), 3u + locks) << "temporaries left";
+  // One of them built the header; the others waited for it (pch.lock).
+  size_t builds = 0;
+  for (size_t i = 0; i < children.size(); ++i)
+    builds += readFile(dir_.path() / ("child" + std::to_string(i) + ".log")).find("pch: built") !=
+              std::string::npos;
+  EXPECT_EQ(builds, 1u);
 }
 
 } // namespace

@@ -1,7 +1,6 @@
 #include "cache/cache_limit.hpp"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,10 +11,10 @@
 #include <cstring>
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cache/cache_files.hpp"
+#include "cache/cache_lock.hpp"
 #include "support/debug_log.hpp"
 #include "tcpu/environment.hpp"
 #include "tcpu/frontend_cache.hpp"
@@ -76,34 +75,6 @@ std::vector<Item> itemsByLastUse(const std::vector<CacheFile>& files) {
   return items;
 }
 
-// An exclusive flock on <cache>/prune.lock, released when this goes (or the process ends).
-class PruneLock {
-public:
-  explicit PruneLock(const std::filesystem::path& directory)
-      : fd_(::open((directory / "prune.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
-                   0600)) {}
-  PruneLock(const PruneLock&) = delete;
-  PruneLock& operator=(const PruneLock&) = delete;
-  ~PruneLock() {
-    if (fd_ >= 0) ::close(fd_); // closing releases the lock
-  }
-  bool opened() const { return fd_ >= 0; }
-  // false when another process holds it for longer than kLockWait: a prune takes milliseconds,
-  // so that process is stopped or stuck, and compiles must not wait on it.
-  bool acquire() {
-    const auto deadline = std::chrono::steady_clock::now() + kLockWait;
-    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      if ((errno != EWOULDBLOCK && errno != EINTR) || std::chrono::steady_clock::now() > deadline)
-        return false;
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    return true;
-  }
-
-private:
-  int fd_;
-};
-
 bool removeFile(const std::filesystem::path& path) {
   // ENOENT: another process removed it first (clear, or a prune of an older tcpu).
   return ::unlink(path.c_str()) == 0 || errno == ENOENT;
@@ -128,12 +99,14 @@ Expected<PruneReport> pruneCache(const std::filesystem::path& directory, uint64_
   PruneReport report;
   std::error_code error;
   if (!std::filesystem::is_directory(directory, error)) return report;
-  PruneLock lock(directory);
+  CacheLock lock(directory / "prune.lock");
   if (!lock.opened())
     return Status(TCPU_ERROR_OPERATING_SYSTEM,
                   concat("cannot open the cache's lock '", (directory / "prune.lock").string(),
                          "': ", std::strerror(errno)));
-  if (!lock.acquire()) {
+  // A prune takes milliseconds: a holder for longer is stopped or stuck, and compiles must not
+  // wait on it.
+  if (!lock.acquire(kLockWait)) {
     report.busy = true;
     return report;
   }

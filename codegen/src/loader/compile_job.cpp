@@ -1,20 +1,15 @@
 #include "loader/compile_job.hpp"
 
-#include <chrono>
 #include <fstream>
 
 #include "support/debug_log.hpp"
 #include "support/file_stamps.hpp"
+#include "support/phase_timer.hpp"
 #include "clang/source_cache_key.hpp"
 #include "clang/source_compiler.hpp"
 
 namespace tcpu::codegen {
 namespace {
-
-double millisecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 // The entry of C++ source under its source key (source_cache_key.hpp), if one is there and the
 // files it was compiled from are unchanged.
@@ -87,12 +82,12 @@ Expected<CompiledModule> compileJob(const CompileJob& job) {
   SourceBitcode fromSource;
   std::span<const std::byte> ir = job.bytes;
   if (!job.sourceName.empty()) {
-    const auto start = std::chrono::steady_clock::now();
+    const PhaseTimer timer;
     Expected<SourceBitcode> bitcode =
         compileSource(sourceText, job.sourceName, job.options, job.cache ? &*job.cache : nullptr);
     if (!bitcode) return bitcode.status();
     fromSource = bitcode.take();
-    debugLog(concat("clang compiled ", job.sourceName, " in ", millisecondsSince(start), " ms"));
+    debugLog(concat("clang compiled ", job.sourceName, " in ", timer.elapsed()));
     ir = std::as_bytes(std::span(fromSource.bitcode));
   }
   const std::string key =
@@ -100,11 +95,11 @@ Expected<CompiledModule> compileJob(const CompileJob& job) {
   std::optional<CompiledModule> compiled;
   if (readCache) compiled = modules->load(key);
   if (!compiled) {
-    const auto start = std::chrono::steady_clock::now();
+    const PhaseTimer timer;
     Expected<CompiledModule> fresh = compileModule(
         CompileRequest{ir, job.name(), job.options, job.target, withTexts, job.linkedCode});
     if (!fresh) return fresh.status();
-    debugLog(concat("compiled ", job.name(), " in ", millisecondsSince(start), " ms"));
+    debugLog(concat("compiled ", job.name(), " in ", timer.elapsed()));
     compiled = fresh.take();
     if (!job.dumpDirectory.empty()) dump(job.dumpDirectory, job.path, key, *compiled);
     if (modules) modules->store(key, *compiled);

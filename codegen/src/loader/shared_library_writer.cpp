@@ -24,6 +24,7 @@
 #include "support/debug_log.hpp"
 #include "support/install_layout.hpp"
 #include "support/kill_point.hpp"
+#include "support/phase_timer.hpp"
 #include "tcpu/kernel_abi.h"
 #include "tcpu/module_loader.hpp"
 
@@ -192,7 +193,10 @@ Status writeSharedLibrary(std::span<const std::byte> image,
   std::filesystem::create_directories(path.parent_path(), error);
   // The cache's temporaries (`tcpu cache clear` knows them).
   const std::filesystem::path temporary = temporaryPathFor(path);
-  if (Status linked = linkSharedObject(compiled->object, temporary); !linked.ok()) {
+  const PhaseTimer linking;
+  Status linked = linkSharedObject(compiled->object, temporary);
+  linking.report("ld.lld");
+  if (!linked.ok()) {
     std::filesystem::remove(temporary, error);
     return linked;
   }

@@ -4,6 +4,8 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#include "support/phase_timer.hpp"
+
 namespace tcpu::codegen {
 namespace {
 
@@ -39,7 +41,9 @@ std::string irText(const llvm::Module& module) {
 
 Expected<std::string> generateCode(llvm::Module& module, llvm::TargetMachine& machine,
                                    const CodeGeneration& steps, GeneratedTexts* texts) {
+  const PhaseTimer optimizing;
   optimizeModule(module, machine, steps.optimization);
+  optimizing.report("optimization");
   if (steps.lowering)
     if (Status lowered = steps.lowering(module); !lowered.ok()) return lowered;
   if (Status valid = verifyProducedIr(module); !valid.ok()) return valid;
@@ -51,7 +55,10 @@ Expected<std::string> generateCode(llvm::Module& module, llvm::TargetMachine& ma
     if (!assembly) return assembly.status();
     texts->assembly = assembly.take();
   }
-  return emitFile(module, machine, steps.output);
+  const PhaseTimer emitting;
+  Expected<std::string> file = emitFile(module, machine, steps.output);
+  emitting.report("code generation");
+  return file;
 }
 
 } // namespace tcpu::codegen

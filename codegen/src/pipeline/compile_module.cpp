@@ -6,6 +6,7 @@
 #include "pipeline/kernel_module.hpp"
 #include "pipeline/retarget.hpp"
 #include "support/llvm_guard.hpp"
+#include "support/phase_timer.hpp"
 #include "target/math_library.hpp"
 #include "target/target_constants.hpp"
 
@@ -13,6 +14,7 @@ namespace tcpu::codegen {
 namespace {
 
 Status compileInto(const CompileRequest& request, CompiledModule& result) {
+  const PhaseTimer preparing;
   llvm::LLVMContext context;
   DiagnosticCollector diagnostics(context);
   Expected<std::unique_ptr<llvm::Module>> parsed =
@@ -41,6 +43,7 @@ Status compileInto(const CompileRequest& request, CompiledModule& result) {
   // Again, for the functions made since (the kernels' entries, the linked code): kernels are
   // inlined into their entries and vectorized there, under the entries' attributes.
   retarget(module, **machine, request.options);
+  preparing.report("IR preparation");
 
   const SleefVectorMappings vectorMath(isa, request.options.mathUlp);
   CodeGeneration steps;

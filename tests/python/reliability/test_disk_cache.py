@@ -165,7 +165,7 @@ def test_the_size_limit_covers_the_front_ends_kernels(tmp_path):
     trim can have removed those), and the result is right all the same."""
     assert run(tmp_path, TCPU_CACHE_MAX_SIZE="1") == (14.0, True)
     cache = tmp_path / "cache"
-    left = [p for p in cache.rglob("*") if p.is_file() and p.name != "prune.lock"]
+    left = [p for p in cache.rglob("*") if p.is_file() and p.suffix != ".lock"]
     assert left == []
     assert run(tmp_path) == (14.0, True)
     assert run(tmp_path) == (14.0, False)

@@ -13,6 +13,7 @@ process instead, as is one whose lowering read a value with no stable fingerprin
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,6 +132,11 @@ class SharedObjectStore:
 
 IN_PROCESS = InProcessStore()
 
+# Lowering runs one specialization at a time (it walks and caches the kernels' Python objects);
+# the compile after it, which releases the GIL, may overlap others' (parallel.py).
+# Reentrant: a lowering that builds another kernel must not deadlock.
+_LOWERING = threading.RLock()
+
 
 def store_for(kernel: KernelDef, kinds: list[tuple[Any, ...]], options: BuildOptions
               ) -> InProcessStore | SharedObjectStore:
@@ -166,8 +172,9 @@ def build(kernel: KernelDef, kinds: list[tuple[Any, ...]], options: BuildOptions
     from ..generate import generate
     constexprs = {n: k[1] for n, k in zip(kernel.arg_names, kinds) if k[0] == "c"}
     reads = store.reads()
-    source, name, params, _ = generate(kernel, kinds, constexprs, options.debug,
-                                       options.all_mutable, reads)
+    with _LOWERING:
+        source, name, params, _ = generate(kernel, kinds, constexprs, options.debug,
+                                           options.all_mutable, reads)
     generated = Generated(name, source, params, reads)
     _dump(generated)
     from ... import _tcpu
