@@ -69,7 +69,7 @@ template <std::size_t N, std::integral... O>
   requires(sizeof...(O) == N)
 TL_INLINE void advanceOffsets(std::array<int32_t, N>& offsets, O... by) {
   const int32_t step[] = {static_cast<int32_t>(by)...};
-  for (std::size_t d = 0; d < N; ++d)
+  for (int d = 0; d < static_cast<int>(N); ++d)
     offsets[d] = static_cast<int32_t>(static_cast<uint32_t>(offsets[d]) +
                                       static_cast<uint32_t>(step[d])); // wraps, as i32 adds do
 }

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <concepts>
+#include <utility>
 
 #include "tcpu/tl/block_ptr.h"
 #include "tcpu/tl/core.h"
@@ -43,31 +44,17 @@ constexpr std::array<int, N> rowMajorStrides(const std::array<int, N>& shape) {
   return s;
 }
 
-// f(k, i) for every index i of a block of shape Extent, k being i's row-major position: nested
-// loops with constant trip counts, one per dimension, so each move compiles as rank 3's
-// hand-written loops did.
-template <auto Extent, std::size_t Dim = 0, class F>
-TL_INLINE void forEachIndex(F&& f, int k = 0, std::array<int, Extent.size()> i = {}) {
-  if constexpr (Dim == Extent.size()) {
-    f(k, i);
-  } else {
-    for (int x = 0; x < Extent[Dim]; ++x) {
-      i[Dim] = x;
-      forEachIndex<Extent, Dim + 1>(f, k * Extent[Dim] + x, i);
-    }
-  }
-}
-
 // out[k] = in[i . Stride] for every index i of shape Extent (k its row-major position): the
-// element moves of broadcasting (stride 0 along a dimension that grows) and permuting.
-template <auto Extent, auto Stride, class Out, class In>
-TL_INLINE void gatherStrided(Out& out, const In& in) {
-  forEachIndex<Extent>([&](int k, const auto& i) TL_INLINE_LAMBDA {
-    int from = 0;
-    for (std::size_t d = 0; d < Extent.size(); ++d)
-      from += i[d] * Stride[d];
+// element moves of broadcasting (stride 0 along a dimension that grows) and permuting. Both
+// positions are carried down the loops, as hand-written nested loops compute them.
+template <auto Extent, auto Stride, std::size_t Dim = 0, class Out, class In>
+TL_INLINE void gatherStrided(Out& out, const In& in, int k = 0, int from = 0) {
+  if constexpr (Dim == Extent.size()) {
     out.v[k] = in.v[from];
-  });
+  } else {
+    for (int x = 0; x < Extent[Dim]; ++x)
+      gatherStrided<Extent, Stride, Dim + 1>(out, in, k * Extent[Dim] + x, from + x * Stride[Dim]);
+  }
 }
 
 } // namespace detail
@@ -129,7 +116,8 @@ TL_INLINE auto broadcast_nd(const X& x) {
   } else {
     static_assert(shape_of<X>::rows * shape_of<X>::cols == From::size,
                   "broadcast_nd: the operand does not have the elements of its shape");
-    detail::gatherStrided<To::at, detail::broadcastStrides<From>()>(out, eval(x));
+    const auto& b = eval(x);
+    detail::gatherStrided<To::at, detail::broadcastStrides<From>()>(out, b);
   }
   return out;
 }
@@ -144,8 +132,9 @@ TL_INLINE auto permute_nd(const X& x) {
                 "permute_nd: the operand does not have the elements of its shape");
   constexpr auto moved = detail::permuted<Order, From>();
   constexpr int cols = moved[0][From::rank - 1];
+  const auto& b = eval(x);
   Block<element_t<X>, From::size / cols, cols> out;
-  detail::gatherStrided<moved[0], moved[1]>(out, eval(x));
+  detail::gatherStrided<moved[0], moved[1]>(out, b);
   return out;
 }
 
@@ -220,6 +209,21 @@ TL_INLINE BlockPtrN<T, D...> advance(BlockPtrN<T, D...> p, O... by) {
 
 namespace detail {
 
+// The row offsets of a block pointer's lanes: for row (i0, ..., in-2) of the tl form,
+// sum (od + id) * sd over the leading dimensions, carried down one loop per dimension.
+template <std::size_t Dim = 0, class T, int... D, class Lanes>
+TL_INLINE void rowOffsets(const BlockPtrN<T, D...>& p, Lanes& out, int64_t column0, int row = 0,
+                          int64_t at = 0) {
+  using S = tl::dims<D...>;
+  if constexpr (Dim + 1 == S::rank) {
+    out.row[row] = at + column0;
+  } else {
+    for (int i = 0; i < S::at[Dim]; ++i)
+      rowOffsets<Dim + 1>(p, out, column0, row * S::at[Dim] + i,
+                          at + (static_cast<int64_t>(p.offsets[Dim]) + i) * p.strides[Dim]);
+  }
+}
+
 // The leading dimensions of a block pointer's shape: those its tl form's rows run over.
 template <class P>
 inline constexpr auto leadingDims = [] {
@@ -238,12 +242,7 @@ TL_INLINE auto blockLanes(const BlockPtrN<T, D...>& p) {
   Ptr<T, B::rows, B::cols> out;
   out.base = p.base;
   const int64_t column0 = static_cast<int64_t>(p.offsets[P::rank - 1]) * p.strides[P::rank - 1];
-  forEachIndex<leadingDims<P>>([&](int row, const auto& i) TL_INLINE_LAMBDA {
-    int64_t at = column0;
-    for (int d = 0; d + 1 < P::rank; ++d)
-      at += (static_cast<int64_t>(p.offsets[d]) + i[d]) * p.strides[d];
-    out.row[row] = at;
-  });
+  rowOffsets(p, out, column0);
   out.colStep = p.strides[P::rank - 1];
   return out;
 }
@@ -262,14 +261,19 @@ TL_INLINE auto blockBounds(const BlockPtrN<T, D...>& p, int check) {
     r.colLo = -static_cast<int64_t>(p.offsets[last]), r.colHi = p.dims[last] - p.offsets[last];
   bool rowOk[B::rows];
   int first = B::rows, lastRow = -1, count = 0;
-  forEachIndex<leadingDims<P>>([&](int row, const auto& i) TL_INLINE_LAMBDA {
-    bool ok = true;
-    for (int d = 0; d < last; ++d)
-      ok = ok && (!(check & (1 << d)) || (static_cast<int64_t>(p.offsets[d]) + i[d] >= 0 &&
-                                          p.offsets[d] + i[d] < p.dims[d]));
-    rowOk[row] = ok;
-    if (ok) first = first < row ? first : row, lastRow = row, ++count;
-  });
+  auto inside = [&](int d, int i) {
+    return !(check & (1 << d)) ||
+           (static_cast<int64_t>(p.offsets[d]) + i >= 0 && p.offsets[d] + i < p.dims[d]);
+  };
+  // Row k's index along leading dimension d is k / step[d] (modulo its size but for d = 0).
+  constexpr auto step = rowMajorStrides(leadingDims<P>);
+  auto rowInside = [&]<std::size_t... Lead>(int k, std::index_sequence<Lead...>) {
+    return (inside(Lead, Lead == 0 ? k / step[Lead] : k / step[Lead] % P::shape::at[Lead]) && ...);
+  };
+  for (int k = 0; k < B::rows; ++k) {
+    rowOk[k] = rowInside(k, std::make_index_sequence<last>());
+    if (rowOk[k]) first = first < k ? first : k, lastRow = k, ++count;
+  }
   if (count == 0 || lastRow - first + 1 == count) { // none, or one run of rows
     r.rowLo = count == 0 ? 0 : first;
     r.rowHi = count == 0 ? 0 : lastRow + 1;
