@@ -186,6 +186,8 @@ template <class T, int... D>
 struct BlockPtrN {
   using shape = tl::dims<D...>;
   static constexpr int rank = shape::rank;
+  // The tl form of its blocks: [D0 * ... * Dn-2, Dn-1].
+  static constexpr int rows = shape::size / shape::at[rank - 1], cols = shape::at[rank - 1];
   T* base;
   std::array<int64_t, rank> dims; // the parent tensor's shape
   std::array<int64_t, rank> strides;
@@ -218,8 +220,9 @@ TL_INLINE void rowOffsets(const BlockPtrN<T, D...>& p, Lanes& out, int64_t colum
   if constexpr (Dim + 1 == S::rank) {
     out.row[row] = at + column0;
   } else {
-    for (int i = 0; i < S::at[Dim]; ++i)
-      rowOffsets<Dim + 1>(p, out, column0, row * S::at[Dim] + i,
+    constexpr int size = S::at[Dim];
+    for (int i = 0; i < size; ++i)
+      rowOffsets<Dim + 1>(p, out, column0, row * size + i,
                           at + (static_cast<int64_t>(p.offsets[Dim]) + i) * p.strides[Dim]);
   }
 }
@@ -233,13 +236,25 @@ inline constexpr auto leadingDims = [] {
   return lead;
 }();
 
+// Row k's index along leading dimension Lead of a block pointer P's tl form.
+template <class P, std::size_t Lead>
+TL_INLINE int rowIndex(int k) {
+  constexpr int step = rowMajorStrides(leadingDims<P>)[Lead], size = P::shape::at[Lead];
+  if constexpr (Lead == 0)
+    return k / step;
+  else if constexpr (step == 1)
+    return k % size;
+  else
+    return k / step % size;
+}
+
 // Row r = (i0, ..., in-2) of the tl form starts at sum (od + id) * sd + on-1 * sn-1 and steps
 // by sn-1.
 template <class T, int... D>
-TL_INLINE auto blockLanes(const BlockPtrN<T, D...>& p) {
+TL_INLINE Ptr<T, BlockPtrN<T, D...>::rows, BlockPtrN<T, D...>::cols>
+blockLanes(const BlockPtrN<T, D...>& p) {
   using P = BlockPtrN<T, D...>;
-  using B = block_of_shape<T, typename P::shape>;
-  Ptr<T, B::rows, B::cols> out;
+  Ptr<T, P::rows, P::cols> out;
   out.base = p.base;
   const int64_t column0 = static_cast<int64_t>(p.offsets[P::rank - 1]) * p.strides[P::rank - 1];
   rowOffsets(p, out, column0);
@@ -249,9 +264,13 @@ TL_INLINE auto blockLanes(const BlockPtrN<T, D...>& p) {
 
 // The lanes inside the parent tensor along the checked dimensions (bit d: dimension d). The
 // last dimension is a column range; the rows that pass the other checks are a row range when
-// they are contiguous (a rectangle, as block_ptr.h's), else each lane is listed.
-template <class T, int... D>
-TL_INLINE auto blockBounds(const BlockPtrN<T, D...>& p, int check) {
+// they are contiguous (a rectangle, as block_ptr.h's), else each lane is listed. Lead is
+// 0 .. rank-2, so that each row's check is one && over them. (The return types of these
+// helpers are spelled out and their loops written without lambdas around `inside`: either
+// changes LLVM's inlining and the code of rank 3's block pointers.)
+template <class T, int... D, std::size_t... Lead>
+TL_INLINE LinMask<BlockPtrN<T, D...>::rows, BlockPtrN<T, D...>::cols>
+blockBounds(const BlockPtrN<T, D...>& p, int check, std::index_sequence<Lead...>) {
   using P = BlockPtrN<T, D...>;
   using B = block_of_shape<T, typename P::shape>;
   constexpr int last = P::rank - 1;
@@ -265,13 +284,8 @@ TL_INLINE auto blockBounds(const BlockPtrN<T, D...>& p, int check) {
     return !(check & (1 << d)) ||
            (static_cast<int64_t>(p.offsets[d]) + i >= 0 && p.offsets[d] + i < p.dims[d]);
   };
-  // Row k's index along leading dimension d is k / step[d] (modulo its size but for d = 0).
-  constexpr auto step = rowMajorStrides(leadingDims<P>);
-  auto rowInside = [&]<std::size_t... Lead>(int k, std::index_sequence<Lead...>) {
-    return (inside(Lead, Lead == 0 ? k / step[Lead] : k / step[Lead] % P::shape::at[Lead]) && ...);
-  };
   for (int k = 0; k < B::rows; ++k) {
-    rowOk[k] = rowInside(k, std::make_index_sequence<last>());
+    rowOk[k] = (inside(Lead, rowIndex<P, Lead>(k)) && ...);
     if (rowOk[k]) first = first < k ? first : k, lastRow = k, ++count;
   }
   if (count == 0 || lastRow - first + 1 == count) { // none, or one run of rows
@@ -291,13 +305,15 @@ TL_INLINE auto blockBounds(const BlockPtrN<T, D...>& p, int check) {
 template <class T, int... D>
 TL_INLINE auto load(const BlockPtrN<T, D...>& p, int boundaryCheck = 0,
                     Padding padding = Padding::zero) {
-  return load(detail::blockLanes(p), detail::blockBounds(p, boundaryCheck),
+  return load(detail::blockLanes(p),
+              detail::blockBounds(p, boundaryCheck, std::make_index_sequence<sizeof...(D) - 1>()),
               detail::paddingValue<std::remove_const_t<T>>(padding));
 }
 
 template <class T, int... D, Operand V>
 TL_INLINE void store(const BlockPtrN<T, D...>& p, const V& value, int boundaryCheck = 0) {
-  store(detail::blockLanes(p), value, detail::blockBounds(p, boundaryCheck));
+  store(detail::blockLanes(p), value,
+        detail::blockBounds(p, boundaryCheck, std::make_index_sequence<sizeof...(D) - 1>()));
 }
 
 } // namespace tcpu::tl
