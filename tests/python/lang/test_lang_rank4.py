@@ -354,12 +354,13 @@ def _descriptor5_kernel(X, Z, S0, S1, S2, S3, S4, D0: tl.constexpr, D1: tl.const
     strides = [S1 * S2 * S3 * S4, S2 * S3 * S4, S3 * S4, S4, 1]
     src = tl.make_tensor_descriptor(X, [S0, S1, S2, S3, S4], strides, [D0, D1, D2, D3, D4])
     dst = tl.make_tensor_descriptor(Z, [S0, S1, S2, S3, S4], strides, [D0, D1, D2, D3, D4])
-    tile = src.load([1, 0, 1, 0, 4])
-    dst.store([1, 0, 1, 0, 4], tile * 2)
+    tile = src.load([1, 0, 1, 0, 8])
+    dst.store([1, 0, 1, 0, 8], tile * 2)
 
 
 def test_tensor_descriptor_of_rank5(device):
-    s, d, o = (3, 2, 4, 3, 10), (2, 2, 4, 2, 8), (1, 0, 1, 0, 4)
+    # Strides of whole 16 bytes, as Triton requires of a descriptor.
+    s, d, o = (3, 2, 4, 3, 12), (2, 2, 4, 2, 8), (1, 0, 1, 0, 8)
     x = np.arange(np.prod(s), dtype=np.int32).reshape(s)
     z = torch.zeros(x.size, dtype=torch.int32, device=device)
     _descriptor5_kernel[(1,)](dev(x, device), z, *s, *d)
