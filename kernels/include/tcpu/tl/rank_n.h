@@ -57,10 +57,6 @@ TL_INLINE void gatherStrided(Out& out, const In& in, int k = 0, int from = 0) {
   }
 }
 
-} // namespace detail
-
-namespace detail {
-
 // Whether each dimension of From is 1 or To's.
 template <class To, class From>
 constexpr bool broadcasts() {

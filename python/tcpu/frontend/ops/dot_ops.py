@@ -1,4 +1,5 @@
-"""tl.dot: [M, K] x [K, N] (+ acc) on same-dtype operands, and batched [B, M, K] x [B, K, N].
+"""tl.dot: [M, K] x [K, N] (+ acc) on same-dtype operands, and batched [..., M, K] x
+[..., K, N] over any number of batch dimensions.
 fp32/fp16/bf16 accumulate in fp32 (int8 in int32). input_precision is accepted: the CPU
 computes fp32 products exactly (Triton's "ieee"), so "tf32"/"tf32x3" give results at least as
 accurate as the GPU's.
