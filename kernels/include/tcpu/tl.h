@@ -15,7 +15,7 @@
 #include "tcpu/tl/program.h"
 #include "tcpu/tl/random.h"
 #include "tcpu/tl/random_blocks.h"
-#include "tcpu/tl/rank3.h"
+#include "tcpu/tl/rank_n.h"
 #include "tcpu/tl/reduce.h"
 #include "tcpu/tl/scan.h"
 #include "tcpu/tl/shape.h"

@@ -29,10 +29,10 @@ def ctype(dtype: tlc.dtype, const: bool = False) -> str:
 
 def block_dims(shape: tuple[int, ...]) -> str:
     """The template dimensions of the tl block that holds a block of Triton shape `shape`:
-    rank 3 [A, B, C] is held as tl's [A * B, C] (the same elements in the same row-major order;
-    tl/rank3.h)."""
-    if len(shape) == 3:
-        shape = (shape[0] * shape[1], shape[2])
+    rank 3 and more [A, ..., Y, Z] is held as tl's [A * ... * Y, Z] (the same elements in the
+    same row-major order; tl/rank_n.h)."""
+    if len(shape) >= 3:
+        shape = (math.prod(shape[:-1]), shape[-1])
     return ", ".join(map(str, shape))
 
 

@@ -122,9 +122,9 @@ def k_subscript_store(X):
 
 
 @triton.jit
-def k_rank4(X):
-    x = tl.arange(0, 4)[:, None, None, None]
-    tl.store(X, 1.0)
+def k_argmax_right(X):
+    i = tl.argmax(tl.arange(0, 4), 0, tie_break_left=False)
+    tl.store(X, i.to(tl.float32))
 
 
 @triton.jit
@@ -351,9 +351,9 @@ def test_error_inside_helper_points_at_the_helper() -> None:
 
 def test_unsupported_feature_is_named() -> None:
     with pytest.raises(UnsupportedError) as info:
-        k_rank4[(1,)](out())
-    assert "rank 4" in str(info.value)
-    assert info.value.location.line == line_of(k_rank4, "[:, None, None, None]")
+        k_argmax_right[(1,)](out())
+    assert "tie_break_left=False" in str(info.value)
+    assert info.value.location.line == line_of(k_argmax_right, "tie_break_left=False")
 
 
 def test_constexpr_global_is_allowed() -> None:

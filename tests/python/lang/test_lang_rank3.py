@@ -4,7 +4,7 @@ associative_scan with combine functions over two operands, join of rank-2 blocks
 interleave, sort, gather, where, masked loads and stores, atomics, loop-carried values and
 the batched dot (with an accumulator, and `acc + dot` fused). References are numpy's.
 
-tcpu holds Triton's [A, B, C] as tl's [A * B, C] (python/tcpu/frontend/ops/rank3.py), so the
+tcpu holds Triton's [A, B, C] as tl's [A * B, C] (python/tcpu/frontend/ops/rank_n.py), so the
 cases that matter are those where that form alone would broadcast, reduce or move the wrong
 elements: operands with one or both of the first two dimensions of size 1, and any axis other
 than the last."""

@@ -63,13 +63,22 @@ make_block_ptr(T* base, std::array<int64_t, Shape<D0, D1>::rank> shape,
 }
 
 // tl.advance(p, (o0[, o1])): the block moved by the offsets, in int32 as Triton's.
+namespace detail {
+// Block offsets moved by `by`, one per dimension (of any rank).
+template <std::size_t N, std::integral... O>
+  requires(sizeof...(O) == N)
+TL_INLINE void advanceOffsets(std::array<int32_t, N>& offsets, O... by) {
+  const int32_t step[] = {static_cast<int32_t>(by)...};
+  for (int d = 0; d < static_cast<int>(N); ++d)
+    offsets[d] = static_cast<int32_t>(static_cast<uint32_t>(offsets[d]) +
+                                      static_cast<uint32_t>(step[d])); // wraps, as i32 adds do
+}
+} // namespace detail
+
 template <class T, int D0, int D1, std::integral... O>
   requires(sizeof...(O) == Shape<D0, D1>::rank)
 TL_INLINE BlockPtr<T, D0, D1> advance(BlockPtr<T, D0, D1> p, O... offsets) {
-  const int32_t by[] = {static_cast<int32_t>(offsets)...};
-  for (int d = 0; d < Shape<D0, D1>::rank; ++d)
-    p.offsets[d] = static_cast<int32_t>(static_cast<uint32_t>(p.offsets[d]) +
-                                        static_cast<uint32_t>(by[d])); // wraps, as i32 adds do
+  detail::advanceOffsets(p.offsets, offsets...);
   return p;
 }
 template <class T, int D0, int D1>

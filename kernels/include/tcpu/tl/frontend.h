@@ -10,7 +10,7 @@
 #include "tcpu/tl/memory.h"
 #include "tcpu/tl/random.h"
 #include "tcpu/tl/random_blocks.h"
-#include "tcpu/tl/rank3.h"
+#include "tcpu/tl/rank_n.h"
 
 namespace tcpu::tl {
 

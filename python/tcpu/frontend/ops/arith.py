@@ -12,7 +12,7 @@ from ..promotion import computation_type, literal_dtype
 from ..values import Value, is_number, unwrap
 from . import op
 from .context import OpContext
-from .rank3 import fit_all
+from .rank_n import fit_all
 
 # Result dtypes C++ would widen: an operation on them is converted back explicitly.
 _NARROW = {"int1", "int8", "int16", "uint8", "uint16", "fp16", "bf16"}

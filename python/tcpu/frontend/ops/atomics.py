@@ -12,7 +12,7 @@ from . import op
 from .arith import broadcast_shapes, convert
 from .context import OpContext
 from .memory import fits, note_write
-from .rank3 import fit_all
+from .rank_n import fit_all
 
 _SEMS = {None, "acquire", "release", "acq_rel", "relaxed"}
 _SCOPES = {None, "gpu", "cta", "sys"}

@@ -19,9 +19,6 @@ def shape_arg(cx: OpContext, shape: Any) -> tuple[int, ...]:
         if not isinstance(d, int) or d <= 0 or d & (d - 1):
             raise cx.error(f"shape {list(s)}: every dimension must be a power of two "
                            "(a tl.constexpr int)")
-    if len(s) > 3:
-        raise cx.unsupported(f"blocks of rank {len(s)} (shape {list(s)}) are not supported "
-                             "on the CPU yet (ranks 0-3 are)")
     return s
 
 

@@ -11,7 +11,7 @@ from ..values import Value, unwrap
 from . import op
 from .arith import broadcast_shapes
 from .context import OpContext
-from .rank3 import fit_all
+from .rank_n import fit_all
 
 
 @op("static_print")

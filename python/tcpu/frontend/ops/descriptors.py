@@ -53,9 +53,8 @@ def make_tensor_descriptor(cx: OpContext, base: Any, shape: Any, strides: Any, b
         raise cx.error(f"make_tensor_descriptor's base must be a scalar pointer, got "
                        f"{b.type_text()}")
     dims = tuple(unwrap(d) for d in cx.const(block_shape, "block_shape"))
-    if len(dims) not in (1, 2, 3):
-        raise cx.unsupported(f"tensor descriptors of rank {len(dims)} (ranks 1 to 3 are "
-                             "supported)")
+    if not 1 <= len(dims) <= 5:  # Triton's check (a TMA descriptor has 1 to 5 dimensions)
+        raise cx.error(f"Expected 1 <= ndim <= 5 but got {len(dims)} dimensions")
     for d in dims:
         if not isinstance(d, int) or d <= 0 or d & (d - 1):
             raise cx.error(f"block_shape {list(dims)}: every dimension must be a power of two")

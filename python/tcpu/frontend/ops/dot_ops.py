@@ -1,4 +1,5 @@
-"""tl.dot: [M, K] x [K, N] (+ acc) on same-dtype operands, and batched [B, M, K] x [B, K, N].
+"""tl.dot: [M, K] x [K, N] (+ acc) on same-dtype operands, and batched [..., M, K] x
+[..., K, N] over any number of batch dimensions.
 fp32/fp16/bf16 accumulate in fp32 (int8 in int32). input_precision is accepted: the CPU
 computes fp32 products exactly (Triton's "ieee"), so "tf32"/"tf32x3" give results at least as
 accurate as the GPU's.
@@ -12,6 +13,7 @@ Tutorial 08's check (fp16 outputs within 1e-2 of torch.matmul) depends on it: su
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any
 
 from ...triton.language import core as tl
@@ -35,8 +37,9 @@ class Accumulating:
 
 
 def _call(a: Value, b: Value, acc: Value | None = None) -> str:
-    """tl's dot of a and b (+ acc): tl::dot, or for rank 3 the batched tl::dot3."""
-    fn = "tl::dot" if len(a.shape) == 2 else f"tl::dot3<{a.shape[0]}>"
+    """tl's dot of a and b (+ acc): tl::dot, or for rank 3 and more the batched tl::dot3 over
+    the product of the batch dimensions (Triton's tl.dot reshapes them into one)."""
+    fn = "tl::dot" if len(a.shape) == 2 else f"tl::dot3<{math.prod(a.shape[:-2])}>"
     return f"{fn}({a.expr}, {b.expr}{'' if acc is None else ', ' + acc.expr})"
 
 
@@ -49,9 +52,9 @@ def dot(cx: OpContext, input: Any, other: Any, acc: Any = None, input_precision:
     if precision not in _PRECISIONS:
         raise cx.error(f"input_precision must be one of {sorted(p for p in _PRECISIONS if p)}, "
                        f"got {precision!r}")
-    if len(a.shape) not in (2, 3) or len(b.shape) != len(a.shape):
-        raise cx.error(f"dot needs two blocks of rank 2 (or two of rank 3, batched), got "
-                       f"{list(a.shape)} and {list(b.shape)}")
+    if len(a.shape) < 2 or len(b.shape) != len(a.shape):
+        raise cx.error(f"dot needs two blocks of one rank, 2 or more (the leading dimensions "
+                       f"batch), got {list(a.shape)} and {list(b.shape)}")
     if a.shape[-1] != b.shape[-2]:
         raise cx.error(f"dot: the inner dimensions differ ({list(a.shape)} x {list(b.shape)})")
     if a.shape[:-2] != b.shape[:-2]:

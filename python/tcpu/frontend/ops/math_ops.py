@@ -11,7 +11,7 @@ from ..values import Value
 from . import op
 from .arith import binary, broadcast_shapes, cast, convert, promote_pair
 from .context import OpContext
-from .rank3 import fit_all
+from .rank_n import fit_all
 
 # tl.<name> / tl.math.<name> -> tl::<function>, one float operand, result of its dtype.
 _UNARY_FLOAT = {

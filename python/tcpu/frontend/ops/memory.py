@@ -13,7 +13,7 @@ from ..values import Value, unwrap
 from . import op
 from .arith import broadcast_shapes, convert, convert_checked
 from .context import OpContext
-from .rank3 import fit, fit_all
+from .rank_n import fit, fit_all
 from .shape import broadcast_value
 
 _CACHE = {"", ".ca", ".cg", ".cv"}
@@ -184,8 +184,8 @@ def store(cx: OpContext, pointer: Any, value: Any, mask: Any = None, boundary_ch
 
 
 def block_ptr_maker(dims: tuple[int, ...]) -> str:
-    """tl's make_block_ptr for a block of shape `dims` (rank 3: tl/rank3.h's)."""
-    return "make_block_ptr3" if len(dims) == 3 else "make_block_ptr"
+    """tl's make_block_ptr for a block of shape `dims` (rank 3 and more: tl/rank_n.h's)."""
+    return "make_block_ptr_nd" if len(dims) >= 3 else "make_block_ptr"
 
 
 @op("make_block_ptr")
@@ -196,8 +196,8 @@ def make_block_ptr(cx: OpContext, base: Any, shape: Any, strides: Any, offsets: 
         raise cx.error("make_block_ptr's base must be a scalar pointer")
     dims = tuple(unwrap(d) for d in cx.const(block_shape, "block_shape"))
     rank = len(dims)
-    if rank not in (1, 2, 3):
-        raise cx.unsupported(f"block pointers of rank {rank} (ranks 1 to 3 are supported)")
+    if rank == 0:
+        raise cx.error("make_block_ptr's block_shape must have at least one dimension")
 
     def ints(xs: Any, what: str, dtype: tl.dtype) -> str:
         items = list(unwrap(xs)) if isinstance(unwrap(xs), (tuple, list)) else [xs]

@@ -12,7 +12,7 @@ from ..values import Value
 from . import op
 from .arith import broadcast_shapes, convert
 from .context import OpContext
-from .rank3 import fit_all
+from .rank_n import fit_all
 
 
 def _seed(cx: OpContext, seed: Any) -> str:

@@ -11,7 +11,7 @@ from ..values import Value, unwrap
 from . import op
 from .arith import convert
 from .context import OpContext
-from .rank3 import along_last, inverse, permute3
+from .rank_n import along_last, inverse, permute_nd
 
 # sum's result dtype (Triton's _pick_sum_dtype): integers narrower than 32 bits widen to
 # 32 bits of the same signedness (int1 counts as unsigned); everything else keeps its dtype.
@@ -53,29 +53,29 @@ def _tl_axis(v: Value, axis: int | None) -> int:
 
 
 def _along(v: Value, axis: int | None) -> tuple[str, int]:
-    """The tl operand and axis that reduce or scan v along `axis` (None: everything). A rank-3
-    block is permuted to have `axis` last, the columns of its tl form; the result then has
-    one row per element of the other two dimensions, in their order."""
-    if len(v.shape) == 3 and axis is not None:
+    """The tl operand and axis that reduce or scan v along `axis` (None: everything). A block
+    of rank 3 or more is permuted to have `axis` last, the columns of its tl form; the result
+    then has one row per element of the other dimensions, in their order."""
+    if len(v.shape) >= 3 and axis is not None:
         return along_last(v, axis)[0].expr, 1
     return v.expr, _tl_axis(v, axis)
 
 
 def _scan_along(v: Value, axis: int) -> tuple[str, int]:
-    return _along(v, axis) if len(v.shape) == 3 else (v.expr, axis)
+    return _along(v, axis) if len(v.shape) >= 3 else (v.expr, axis)
 
 
 def _shaped(expr: str, v: Value, shape: tuple[int, ...]) -> str:
     """A reduction's tl result as the tl block of Triton's result `shape`."""
-    return f"tl::reshape<{cpp.block_dims(shape)}>({expr})" if len(v.shape) == 3 and shape else expr
+    return f"tl::reshape<{cpp.block_dims(shape)}>({expr})" if len(v.shape) >= 3 and shape else expr
 
 
 def _unpermuted(v: Value, axis: int, scanned: Value) -> Value:
     """A scan's tl result (of _along's operand) in v's own order."""
-    if len(v.shape) != 3 or axis == 2:
+    if len(v.shape) < 3 or axis == len(v.shape) - 1:
         return scanned
     order = along_last(v, axis)[1]
-    return permute3(Value(scanned.expr, scanned.dtype, tuple(v.shape[k] for k in order)),
+    return permute_nd(Value(scanned.expr, scanned.dtype, tuple(v.shape[k] for k in order)),
                     inverse(order))
 
 
@@ -85,7 +85,7 @@ def keep(cx: OpContext, r: Value, v: Value, axis: int | None) -> Value:
     if axis is None or len(v.shape) == 1:
         ones = (1,) * len(v.shape)
         return Value(f"tl::full<{ct}, {cpp.block_dims(ones)}>({r.expr})", r.dtype, ones)
-    if len(v.shape) == 3:
+    if len(v.shape) >= 3:
         shape = v.shape[:axis] + (1,) + v.shape[axis + 1:]
         return Value(f"tl::reshape<{cpp.block_dims(shape)}>({r.expr})", r.dtype, shape)
     if axis == 0:

@@ -1,8 +1,9 @@
 """Shapes: broadcast_to, expand_dims, reshape/view, permute/trans, ravel, cat, join, split,
-interleave, flip, gather (tl's shape.h), ranks 0-3.
+interleave, flip, gather (tl's shape.h), any rank.
 
-A block of rank 3 [A, B, C] is held as tl's [A * B, C] (cpp.block_dims, tl/rank3.h): reshapes
-and what acts along the last dimension need nothing more; the rest goes through rank3.py."""
+A block of rank 3 or more [A, ..., Y, Z] is held as tl's [A * ... * Y, Z] (cpp.block_dims,
+tl/rank_n.h): reshapes and what acts along the last dimension need nothing more; the rest goes
+through rank_n.py."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from . import op
 from .arith import broadcast_shapes
 from .context import OpContext
 from .creation import shape_arg
-from .rank3 import along_last, inverse, padded, permute3
+from .rank_n import along_last, broadcast_nd, inverse, permute_nd
 
 
 _dims = cpp.block_dims
@@ -25,10 +26,8 @@ def broadcast_value(cx: OpContext, v: Value, shape: tuple[int, ...]) -> Value:
         return v
     if broadcast_shapes(cx, v.shape, shape) != shape:
         raise cx.error(f"cannot broadcast a block of shape {list(v.shape)} to {list(shape)}")
-    if len(shape) == 3:
-        s = ", ".join(map(str, padded(v.shape)))
-        return Value(f"tl::broadcast3<{', '.join(map(str, shape))}, {s}>({v.expr})", v.dtype,
-                     shape, v.roots)
+    if len(shape) >= 3:
+        return broadcast_nd(v, shape)
     return Value(f"tl::broadcast_to<{_dims(shape)}>({v.expr})", v.dtype, shape, v.roots)
 
 
@@ -52,12 +51,11 @@ def expand(cx: OpContext, v: Value, axis: int) -> Value:
     axis %= rank + 1
     if rank == 0:
         return Value(f"tl::full<{_ctype(v)}, 1>({v.expr})", v.dtype, (1,), v.roots)
-    if rank == 3:
-        raise cx.unsupported("blocks of rank 4 (ranks up to 3 are supported)")
-    if rank == 2:
+    if rank >= 2:
         shape = v.shape[:axis] + (1,) + v.shape[axis:]
-        # [1, A, B] and [A, 1, B] are held as [A, B], as v is; [A, B, 1] as [A * B, 1].
-        if axis < 2 or v.shape[1] == 1:
+        # A 1 before the last dimension keeps the tl form ([A, B] holds [1, A, B] and
+        # [A, 1, B]); one after it ([A, B, 1], held as [A * B, 1]) is a reshape.
+        if _dims(shape) == _dims(v.shape):
             return Value(v.expr, v.dtype, shape, v.roots)
         return Value(f"tl::reshape<{_dims(shape)}>({v.expr})", v.dtype, shape, v.roots)
     shape = (1, v.shape[0]) if axis == 0 else (v.shape[0], 1)
@@ -102,8 +100,6 @@ def reshape(cx: OpContext, input: Any, *shape: Any, can_reorder: Any = False) ->
         return v
     if not dims:
         return cx.bind("scalar", f"tl::eval({v.expr}).v[0]", v.dtype)
-    if len(dims) > 3:
-        raise cx.unsupported(f"reshape to rank {len(dims)} (ranks up to 3 are supported)")
     if _dims(dims) == _dims(v.shape):
         return Value(v.expr, v.dtype, dims, v.roots)  # the same tl block
     return Value(f"tl::reshape<{_dims(dims)}>({v.expr})", v.dtype, dims, v.roots)
@@ -133,27 +129,24 @@ def permute(cx: OpContext, input: Any, *dims: Any) -> Value:
         raise cx.error(f"permute: {list(order)} is not a permutation of the {len(v.shape)} dims")
     if order == tuple(range(len(v.shape))):
         return v
-    if len(v.shape) == 3:
-        return cx.bind("permuted", permute3(v, order).expr, v.dtype,
+    if len(v.shape) >= 3:
+        return cx.bind("permuted", permute_nd(v, order).expr, v.dtype,
                        tuple(v.shape[k] for k in order))
-    return trans(cx, v)
+    return cx.bind("trans", f"tl::trans({v.expr})", v.dtype, (v.shape[1], v.shape[0]))
 
 
 @op("trans")
 def trans(cx: OpContext, input: Any, *dims: Any) -> Value:
     v = cx.value(input)
+    if dims:
+        return permute(cx, v, *dims)
     if len(v.shape) == 1:
         return v
-    if len(v.shape) == 3 and dims:
-        return permute(cx, v, *dims)
-    if len(v.shape) != 2:
-        raise cx.error(f"trans needs a block of rank 2, got {list(v.shape)}")
-    if dims:
-        d = dims[0] if len(dims) == 1 and isinstance(unwrap(dims[0]), (tuple, list)) else dims
-        order = tuple(unwrap(x) for x in cx.const(tuple(d), "dims"))
-        if order == (0, 1):
-            return v
-    return cx.bind("trans", f"tl::trans({v.expr})", v.dtype, (v.shape[1], v.shape[0]))
+    if len(v.shape) < 2:
+        raise cx.error(f"trans needs a block of rank 2 or more, got {v.type_text()}")
+    # Triton's default: the last two dimensions swap (a batched transpose).
+    n = len(v.shape)
+    return permute(cx, v, tuple(range(n - 2)) + (n - 1, n - 2))
 
 
 @op("cat")
@@ -177,9 +170,7 @@ def join(cx: OpContext, a: Any, b: Any) -> Value:
     if x.dtype != y.dtype or x.shape != y.shape:
         raise cx.error(f"join: both blocks must have one dtype and shape, got {x.type_text()} "
                        f"and {y.type_text()}")
-    if len(x.shape) > 2:
-        raise cx.unsupported("join of rank-3 blocks (the result would have rank 4)")
-    if len(x.shape) == 2:
+    if len(x.shape) >= 2:  # [..., Z] and [..., Z] as [numel, 2], the tl form of [..., Z, 2]
         return cx.bind("joined", f"tl::join(tl::ravel({x.expr}), tl::ravel({y.expr}))", x.dtype,
                        x.shape + (2,))
     if not x.shape:
@@ -197,7 +188,7 @@ def split(cx: OpContext, a: Any) -> tuple[Value, Value]:
     shape = v.shape[:-1]
     if not shape:
         return (Value(f"{pair}.first", v.dtype), Value(f"{pair}.second", v.dtype))
-    if len(shape) == 2:  # tl splits [A * B, 2] into two [A * B]
+    if len(shape) >= 2:  # tl splits [A * ... * Z, 2] into two [A * ... * Z]
         return tuple(cx.bind("half", f"tl::reshape<{_dims(shape)}>({pair}.{h})", v.dtype, shape)
                      for h in ("first", "second"))
     return (Value(f"{pair}.first", v.dtype, shape), Value(f"{pair}.second", v.dtype, shape))
@@ -222,10 +213,10 @@ def flip(cx: OpContext, x: Any, dim: Any = None) -> Value:
     axis = -1 if d is None else d % len(v.shape)
     if axis == len(v.shape) - 1:
         axis = -1
-    if len(v.shape) == 3 and axis != -1:
+    if len(v.shape) >= 3 and axis != -1:
         moved, order = along_last(v, axis)
         flipped = Value(f"tl::flip<-1>({moved.expr})", v.dtype, moved.shape)
-        return cx.bind("flipped", permute3(flipped, inverse(order)).expr, v.dtype, v.shape)
+        return cx.bind("flipped", permute_nd(flipped, inverse(order)).expr, v.dtype, v.shape)
     return cx.bind("flipped", f"tl::flip<{axis}>({v.expr})", v.dtype, v.shape)
 
 
@@ -247,12 +238,12 @@ def gather(cx: OpContext, src: Any, index: Any, axis: Any) -> Value:
         if d != a and s.shape[d] != i.shape[d]:
             raise cx.error(f"gather: index dimension {d} has size {i.shape[d]}, the source "
                            f"{s.shape[d]} (only the gather axis may differ)")
-    if len(s.shape) == 3:
-        # Along the last dimension of the [A * B, C] form each row gathers from its own row;
+    if len(s.shape) >= 3:
+        # Along the last dimension of the [A * ... * Y, Z] form each row gathers from its own row;
         # another axis is moved there first (source and index alike), then back.
         ms, order = along_last(s, a)
         mi, _ = along_last(i, a)
         gathered = Value(f"tl::gather<1>({ms.expr}, {mi.expr})", s.dtype, mi.shape)
-        back = gathered if a == 2 else permute3(gathered, inverse(order))
+        back = gathered if a == rank - 1 else permute_nd(gathered, inverse(order))
         return cx.bind("gathered", back.expr, s.dtype, i.shape)
     return cx.bind("gathered", f"tl::gather<{a}>({s.expr}, {i.expr})", s.dtype, i.shape)

@@ -1,5 +1,5 @@
 """``triton.tools.tensor_descriptor.TensorDescriptor``: a host-side description of a strided
-2-D (or 1-D) tensor and the block a kernel loads from it. Passed to a @triton.jit kernel, it
+tensor (rank 1 to 5) and the block a kernel loads from it. Passed to a @triton.jit kernel, it
 arrives as a tensor descriptor (`desc.load([i, j])`, `desc.store([i, j], v)`): on the CPU its
 base address, shape and strides are passed as plain arguments."""
 
@@ -22,8 +22,8 @@ class TensorDescriptor:
         if not (len(self.strides) == len(self.block_shape) == rank):
             raise ValueError(f"TensorDescriptor: shape {self.shape}, strides {self.strides} and "
                              f"block_shape {self.block_shape} must have one length")
-        if rank not in (1, 2, 3):
-            raise ValueError(f"TensorDescriptor: rank {rank} is not supported on the CPU (1 to 3)")
+        if not 1 <= rank <= 5:  # Triton's limit (a TMA descriptor's)
+            raise ValueError(f"TensorDescriptor: rank {rank}, expected 1 to 5")
         for i, d in enumerate(self.block_shape):
             # Triton's descriptor checks the block as a kernel's block shape: powers of two.
             if not isinstance(d, int) or d <= 0 or d & (d - 1):
