@@ -7,7 +7,8 @@
   its own function; a helper whose returns disagree in type is refused at its ``def``;
 * a failed ``tl.static_assert`` is a CompileTimeAssertionFailure with no cause; a builtin's own
   complaint is the cause of the error at its call, in Triton's words;
-* ``not`` of a tuple, which Python would fold, is refused as Triton refuses it;
+* ``not`` of a tuple, which Python would fold, is refused as Triton refuses it; so is an fp8
+  format the CPU lacks, in Triton's words, at the statement that makes it;
 * tl.extra.cuda's builtins that ask about CUDA's threads and warps are refused with the reason
   (Triton's interpreter refuses them too).
 """
@@ -130,3 +131,18 @@ def k_num_threads(out):
 def test_cuda_num_threads_is_refused_with_the_reason():
     err = compile_error(k_num_threads, {"out": "*i32"})
     assert "num_threads" in err.error_message and "warps" in err.error_message
+
+
+@triton.jit
+def k_fp8_format(dtype: tl.constexpr):
+    a = tl.full((16, 16), 0.0, dtype)
+    tl.dot(a, a)
+
+
+@pytest.mark.parametrize("dtype", [tl.float8e4b8, tl.float8e5b16])
+def test_fp8_format_without_cpu_support_is_refused_at_its_line(dtype):
+    # Triton refuses an fp8 format its target lacks in these words; the error points at the
+    # statement that made the value (the refusal is found where the C++ type is written).
+    err = compile_error(k_fp8_format, {"dtype": "constexpr"}, {"dtype": dtype})
+    assert str(err).startswith("at 2:4: ")
+    assert f"type {dtype.name} not supported in this architecture" in str(err.__cause__)
