@@ -117,7 +117,7 @@ class Names(LowererCore):
             if attr == "strides":
                 return tuple(base.strides)
             raise self.error(node, f"a tensor descriptor has no attribute '{attr}' on the CPU")
-        if attr in ("type", "value") and _is_constexpr_value(base):
+        if attr in ("type", "value") and _is_constexpr_value(base) and not hasattr(base, attr):
             # Compile-time values are held unwrapped; in Triton they are tl.constexpr objects,
             # whose `type` is a constexpr_type of the value and whose `value` is the value.
             return tlc.constexpr_type(base) if attr == "type" else base
