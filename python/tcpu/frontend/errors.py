@@ -38,12 +38,21 @@ class Location:
     line: int
     col: int
     source_line: str = ""
+    # The position as Triton's errors give it ("at 2:4:"): the line within the function's
+    # source (its `def` line is 1) and the 0-based column in that dedented source.
+    in_function: tuple[int, int] | None = None
+
+    def head(self) -> str:
+        return f'File "{self.filename}", line {self.line}, column {self.col + 1}'
+
+    def excerpt(self) -> str:
+        if not self.source_line:
+            return ""
+        return f"    {self.source_line.rstrip()}\n    {' ' * self.col}^"
 
     def describe(self) -> str:
-        text = f'File "{self.filename}", line {self.line}, column {self.col + 1}'
-        if self.source_line:
-            text += f"\n    {self.source_line.rstrip()}\n    {' ' * self.col}^"
-        return text
+        excerpt = self.excerpt()
+        return self.head() + (f"\n{excerpt}" if excerpt else "")
 
 
 class CompilationError(TritonError):
@@ -66,10 +75,15 @@ class CompilationError(TritonError):
 
     def _text(self) -> str:
         where = f"in kernel '{self.kernel}'" if self.kernel else ""
-        if self.location is None:
+        loc = self.location
+        if loc is None:
             return f"{self.error_message} {where}".strip()
-        return (f"{self.location.describe()}\n{self.error_message}"
-                + (f"\n({where})" if where else ""))
+        # Triton's layout: "at <line>:<col>:" (within the function), the source, then what is
+        # wrong as the last line (tests and tools read it there); the file position added.
+        at = f"at {loc.in_function[0]}:{loc.in_function[1]}: " if loc.in_function else ""
+        head = f"{at}{loc.head()}" + (f", {where}" if where else "") + ":"
+        excerpt = loc.excerpt()
+        return "\n".join(part for part in (head, excerpt, self.error_message) if part)
 
     def __reduce__(self):
         # Pickled whole (multiprocessing), not as the one formatted argument Exception keeps.
@@ -115,10 +129,15 @@ class GPUStageUnavailable(KeyError):
 
 
 def node_location(node: ast.AST, filename: str, lines: list[str], line_offset: int,
-                  col_offset: int) -> Location:
+                  col_offset: int, def_line: int | None = None) -> Location:
     """The user-file location of `node`, parsed from dedented source starting at line
-    `line_offset + 1` and indented by `col_offset` columns."""
-    line = getattr(node, "lineno", 1) + line_offset
+    `line_offset + 1` and indented by `col_offset` columns; `def_line` is the line of the
+    function's `def` in that source (for the position within the function)."""
+    lineno = getattr(node, "lineno", 1)
+    line = lineno + line_offset
     col = getattr(node, "col_offset", 0) + col_offset
     text = lines[line - 1] if 0 < line <= len(lines) else ""
-    return Location(filename, line, col, text)
+    in_function = None
+    if def_line is not None:
+        in_function = (lineno - def_line + 1, getattr(node, "col_offset", 0))
+    return Location(filename, line, col, text, in_function)

@@ -69,7 +69,7 @@ def to_tcpu(obj: Any) -> Any:
         return tl.constexpr(to_tcpu(obj.value))
 
     if kind == "pointer_type":
-        return tl.pointer_type(to_tcpu(obj.element_ty))
+        return tl.pointer_type(to_tcpu(obj.element_ty), const=bool(getattr(obj, "const", False)))
     if kind == "dtype" or isinstance(getattr(obj, "name", None), str) and hasattr(obj, "is_fp32"):
         return tl.DTYPES_BY_NAME[obj.name]
     if callable(obj) and hasattr(obj, "__name__"):  # a builtin such as tl.load

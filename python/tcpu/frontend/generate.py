@@ -61,13 +61,15 @@ def _tuple_params(name: str, index: int, kind: tuple[Any, ...], params: list[Par
     return build(name, kind)
 
 
-def _param_value(name: str, kind: tuple[Any, ...]) -> tuple[Any, tl.dtype | None]:
-    """The lowering's binding for a parameter of this key kind, and its run-time dtype."""
+def _param_value(name: str, kind: tuple[Any, ...], const: bool = False
+                 ) -> tuple[Any, tl.dtype | None]:
+    """The lowering's binding for a parameter of this key kind, and its run-time dtype (`const`:
+    a pointer parameter annotated `tl.const`)."""
     tag = kind[0]
     if tag == "c":
         return kind[1], None
     if tag == "P":
-        d = tl.pointer_type(tl.DTYPES_BY_NAME[kind[1]])
+        d = tl.pointer_type(tl.DTYPES_BY_NAME[kind[1]], const=const)
         return Value(name, d, (), frozenset({name})), d
     if tag == "i":
         d = tl.DTYPES_BY_NAME[kind[1]]
@@ -106,7 +108,7 @@ def generate(kernel: KernelDef, key_kinds: list[tuple[Any, ...]], constexprs: di
         if kind[0] == "T":
             bindings[name] = _tuple_params(name, i, kind, params)
             continue
-        value, dtype = _param_value(name, kind)
+        value, dtype = _param_value(name, kind, const=name in kernel.const_names)
         bindings[name] = value
         if dtype is not None:
             params.append(Param(name, i, dtype))

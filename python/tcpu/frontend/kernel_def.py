@@ -13,7 +13,15 @@ from typing import Any, Callable
 
 from .. import _environment as environment
 from ..triton.language import core as tlc
-from .real_triton import is_constexpr_annotation
+from .real_triton import is_constexpr_annotation, is_real_triton
+
+
+def _is_const_annotation(annotation: Any) -> bool:
+    """`tl.const` (tcpu's, a real Triton's, or its name in a string annotation)."""
+    if isinstance(annotation, str):
+        return annotation.strip().split(".")[-1] == "const"
+    return (annotation is tlc.const or isinstance(annotation, type)
+            and annotation.__name__ == "const" and is_real_triton(annotation))
 
 
 def _is_constexpr_annotation(annotation: Any) -> bool:
@@ -81,6 +89,9 @@ class KernelDef:
         self.arg_set = frozenset(self.arg_names)
         self.constexpr_names = {p.name for p in self.params
                                 if _is_constexpr_annotation(p.annotation)}
+        # Pointer parameters annotated `tl.const`: their type is a const pointer, through which
+        # Triton refuses to store.
+        self.const_names = {p.name for p in self.params if _is_const_annotation(p.annotation)}
         # Parameters whose annotation names a scalar dtype: Triton passes the argument as that
         # type (a float annotated tl.float16 is an fp16 in the kernel), by index.
         self.annotated_dtypes = {i: d for i, p in enumerate(self.params)

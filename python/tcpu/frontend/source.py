@@ -35,7 +35,7 @@ class KernelSource:
 
     def location(self, node: ast.AST) -> Location:
         return node_location(node, self.filename, self.file_lines, self.line_offset,
-                             self.col_offset)
+                             self.col_offset, self.tree.lineno)
 
     def error(self, node: ast.AST, message: str, cls: type[CompilationError] = CompilationError
               ) -> CompilationError:

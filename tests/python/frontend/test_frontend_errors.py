@@ -344,9 +344,13 @@ def test_static_assert_message_and_line() -> None:
 
 
 def test_error_inside_helper_points_at_the_helper() -> None:
+    # As Triton's: the error is raised at the call, from the error in the helper (its cause),
+    # so the message shows both lines.
     err = compile_error(k_calls_helper, out())
-    assert err.location.line == line_of(helper_bad, "tl.arange(0, 3)")
-    assert "power of 2" in str(err)
+    assert err.location.line == line_of(k_calls_helper, "helper_bad(1.0)")
+    assert isinstance(err.__cause__, CompilationError)
+    assert err.__cause__.location.line == line_of(helper_bad, "tl.arange(0, 3)")
+    assert "power of 2" in str(err) and "power of 2" in str(err.__cause__)
 
 
 def test_unsupported_feature_is_named() -> None:

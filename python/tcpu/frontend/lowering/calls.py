@@ -140,8 +140,12 @@ class Calls(LowererCore):
         # what is compile-time is what the caller passes (a tensor given to an annotated
         # parameter is a tensor there; tutorial 06 passes offs_m so).
         bindings = {k: unwrap(v) for k, v in bound.arguments.items()}
-        result = self.lower_function(source, capture_scope(fn.fn), bindings, is_kernel=False)
-        return result
+        try:
+            return self.lower_function(source, capture_scope(fn.fn), bindings, is_kernel=False)
+        except CompilationError as e:
+            # As Triton does: an error in the callee is the cause of one at the call, so the
+            # message shows both places (the helper's line, then where the kernel calls it).
+            raise self.error(node, e.error_message, type(e)) from e
 
     def combine_lambda(self, node: ast.AST, fn: Any, dtypes: list[tlc.dtype]
                        ) -> tuple[str, list[tlc.dtype]]:

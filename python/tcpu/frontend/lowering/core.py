@@ -137,7 +137,13 @@ class LowererCore:
         if method is None:
             raise self.error(node, f"unsupported AST node type: {type(node).__name__} "
                              "(Triton kernels do not allow it)", UnsupportedError)
-        return bool(method(node))
+        try:
+            return bool(method(node))
+        except CompilationError as e:
+            if e.location is not None:
+                raise
+            # Raised away from any node (a dtype's C++ type): at the statement, caused by it.
+            raise self.error(node, e.error_message, type(e)) from e
 
     def _expr(self, node: ast.expr) -> Any:
         method = getattr(self, "_expr_" + type(node).__name__, None)

@@ -156,8 +156,8 @@ class Expressions(LowererCore):
         cx = self.cx(node)
         av, bv = cx.value(a), cx.value(b)
         if av.dtype != bv.dtype or av.shape != bv.shape:
-            raise self.error(node, f"both sides of a conditional expression must have one type, "
-                             f"got {av.type_text()} and {bv.type_text()}")
+            raise self.error(node, "Ternary expression with dynamic condition has inconsistent "
+                             f"types {av.type_text()} and {bv.type_text()}")
         var = self.emit.fresh("select")
         self.emit.line(f"{self._storage_type(av)} {var};")
         self.emit.line(f"if ({convert(test, tlc.int1).expr}) {var} = {av.expr}; "

@@ -32,6 +32,14 @@ atomic_xor""".split())
 TENSOR_PROPERTIES = frozenset(("dtype", "shape", "T", "type", "numel"))
 
 
+def _is_constexpr_value(x: Any) -> bool:
+    """Whether Triton holds x as a tl.constexpr in a kernel: numbers, strings, None and tuples
+    of them (a tuple of run-time values is a tl.tuple there)."""
+    if isinstance(x, tuple):
+        return all(_is_constexpr_value(unwrap(v)) for v in x)
+    return x is None or isinstance(x, (bool, int, float, str))
+
+
 def method_builtin(name: str) -> str:
     """The builtin a tensor method forwards to."""
     return "cast" if name == "to" else name
@@ -71,12 +79,12 @@ class Names(LowererCore):
             return value
         if isinstance(value, (bool, int, float, str, tuple)) and name.isupper():
             # Triton 3.6 refuses non-constexpr globals; it tolerates none. We name the fix.
-            raise self.error(node, f"cannot access global variable {name} from within a @jit "
+            raise self.error(node, f"Cannot access global variable {name} from within a @jit "
                              "function: Triton kernels can only read globals that are "
                              f"tl.constexpr (write `{name} = tl.constexpr({value!r})`)")
         if callable(value):
             return value
-        raise self.error(node, f"cannot access global variable {name} ({type(value).__name__}) "
+        raise self.error(node, f"Cannot access global variable {name} ({type(value).__name__}) "
                          "from within a @jit function: only tl.constexpr values, dtypes, "
                          "modules and @jit functions are allowed")
 
@@ -109,6 +117,10 @@ class Names(LowererCore):
             if attr == "strides":
                 return tuple(base.strides)
             raise self.error(node, f"a tensor descriptor has no attribute '{attr}' on the CPU")
+        if attr in ("type", "value") and _is_constexpr_value(base) and not hasattr(base, attr):
+            # Compile-time values are held unwrapped; in Triton they are tl.constexpr objects,
+            # whose `type` is a constexpr_type of the value and whose `value` is the value.
+            return tlc.constexpr_type(base) if attr == "type" else base
         try:
             value = getattr(base, attr)
             if (isinstance(base, types.ModuleType)

@@ -219,6 +219,13 @@ class Statements(LowererCore):
                 a = b
             if else_ret and self.frame.is_kernel:
                 b = a
+            if (a is None) != (b is None) and name == RETURN and not self.frame.is_kernel:
+                # A helper returns in one branch and falls off its end in the other: Triton
+                # returns an undefined value (a poison) on that path, of the returned type.
+                self.frame.scope[name] = self._poison_merge(
+                    a if a is not None else b, node, declarations,
+                    assigns_then if a is not None else assigns_else)
+                continue
             if a is None or b is None:
                 continue  # bound in one branch only: not visible after the if
             merged = self._merge(name, a, b, node, declarations, assigns_then, assigns_else)
@@ -244,6 +251,20 @@ class Statements(LowererCore):
         self.emit.line("}")
         return then_ret and else_ret
 
+    def _poison_merge(self, value: Any, node: ast.AST, decls: list[str],
+                      assigns: list[str]) -> Any:
+        v = unwrap(value)
+        if isinstance(v, tuple):
+            return retuple(v, [self._poison_merge(x, node, decls, assigns) for x in v])
+        v = _numbers_to_scalars(v)
+        if not isinstance(v, Value):
+            raise self.error(node, f"the return value is {self.describe(v)} on one path and "
+                             "nothing on the other; Triton returns a run-time value only")
+        var = self.emit.fresh("merged")
+        decls.append(f"{self._storage_type(v)} {var}{{}};")  # any value will do: zero
+        assigns.append(f"{var} = {v.expr};")
+        return Value(var, v.dtype, v.shape, v.roots)
+
     def _merge(self, name: str, a: Any, b: Any, node: ast.AST, decls: list[str],
                then_assigns: list[str], else_assigns: list[str]) -> Any:
         a, b = unwrap(a), unwrap(b)
@@ -264,7 +285,12 @@ class Statements(LowererCore):
                              f"{self.describe(b)} after the else-branch; both branches must "
                              "give it one type")
         if a.dtype != b.dtype or a.shape != b.shape:
-            raise self.error(node, f"mismatched type for {shown} between the then-branch "
+            if name.startswith(RETURN):
+                # Triton decides a function's return type once its body is done: the error
+                # points at the `def`, in Triton's words.
+                raise self.error(self.frame.source.tree, f"Return type mismatch: "
+                                 f"{a.type_text()} and {b.type_text()}")
+            raise self.error(node, f"Mismatched type for {name} between the then-branch "
                              f"({a.type_text()}) and the else-branch ({b.type_text()})")
         if a.dtype.is_ptr() and a.roots != b.roots:
             # One variable holds either parameter: both must be of one C++ type, so neither may

@@ -235,6 +235,10 @@ def fold_any(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
 
 def unary(cx: OpContext, opname: str, a: Any) -> Any:
     a = unwrap(a)
+    if isinstance(a, tuple):
+        # Python would fold `not (0, 0)`; Triton refuses any unary operator on a tuple.
+        raise cx.error(f"unary '{opname}' of a tuple {a!r} is not supported in Triton "
+                       "kernels") from None
     if not isinstance(a, Value):
         try:
             return {"-": lambda x: -x, "+": lambda x: +x, "~": lambda x: ~x,

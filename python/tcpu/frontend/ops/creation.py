@@ -15,10 +15,11 @@ from .context import OpContext
 def shape_arg(cx: OpContext, shape: Any) -> tuple[int, ...]:
     s = cx.const(shape, "shape")
     s = tuple(unwrap(d) for d in (s if isinstance(s, (tuple, list)) else (s,)))
-    for d in s:
-        if not isinstance(d, int) or d <= 0 or d & (d - 1):
-            raise cx.error(f"shape {list(s)}: every dimension must be a power of two "
-                           "(a tl.constexpr int)")
+    for i, d in enumerate(s):
+        if not isinstance(d, int):
+            raise cx.error(f"shape {list(s)}: every dimension must be a tl.constexpr int")
+        if d <= 0 or d & (d - 1):
+            raise cx.error(f"Shape element {i} must be a power of 2")  # Triton's words
     return s
 
 
@@ -33,7 +34,7 @@ def arange(cx: OpContext, start: Any, end: Any) -> Value:
         raise cx.error("arange's end argument must be greater than the start argument")
     n = e - s
     if n & (n - 1):
-        raise cx.error(f"arange's range must be a power of 2, got {n}")
+        raise cx.error("arange's range must be a power of 2")  # Triton's words
     return Value(f"tl::arange<{s}, {e}>()", tl.int32, (n,))
 
 

@@ -29,8 +29,9 @@ class StaticAssertionFailure(CompileTimeAssertionFailure):
 def static_assert(cx: OpContext, cond: Any, msg: Any = "") -> None:
     c = cx.const(cond, "static_assert's condition")
     if not c:
+        # No builtin's error behind it (Triton's has no cause): the message is the kernel's.
         raise cx.error(f"static_assert failed: {cx.const(msg, 'msg')}".rstrip(": "),
-                       StaticAssertionFailure)
+                       StaticAssertionFailure) from None
 
 
 @op("device_print")

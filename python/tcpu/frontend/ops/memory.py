@@ -163,6 +163,8 @@ def store(cx: OpContext, pointer: Any, value: Any, mask: Any = None, boundary_ch
         cx.emit.line(f"tl::store({ptr.expr}, {stored.expr}, {bits});")
         return None
     p = _pointer(cx, ptr, "store")
+    if p.dtype.is_const():  # a `tl.const` parameter, or a pointer derived from one
+        raise cx.error("Cannot store to a constant pointer")
     elem = p.dtype.element_ty
     v = cx.value(value, elem)
     if v.dtype.is_ptr() != elem.is_ptr():

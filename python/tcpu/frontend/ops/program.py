@@ -1,5 +1,6 @@
-"""Programs and hints: program_id, num_programs, cdiv, swizzle2d, and the hints that only help a
-GPU compiler (multiple_of, max_contiguous, max_constancy, assume, debug_barrier)."""
+"""Programs and hints: program_id, num_programs, cdiv, swizzle2d, the hints that only help a
+GPU compiler (multiple_of, max_contiguous, max_constancy, assume, debug_barrier), and the refusal
+of tl.extra.cuda's builtins that ask about CUDA's threads, warps and clocks."""
 
 from __future__ import annotations
 
@@ -74,3 +75,22 @@ def condition(cx: OpContext, arg1: Any, disable_licm: Any = False) -> Any:
     # loop-invariant code (a register-pressure hint); the condition's value is `c` itself.
     cx.const(disable_licm, "disable_licm")
     return arg1
+
+
+def _refuse_cuda_only(name: str, why: str) -> None:
+    @op("cuda." + name)
+    def refuse(cx: OpContext, *args: Any, **kwargs: Any) -> Any:
+        raise cx.unsupported(f"tl.extra.cuda.{name}() {why}")
+
+
+_THREADS = ("asks about CUDA's threads per program (num_warps x 32); a program on the CPU runs "
+            "on one thread and has no warps, and tcpu compiles a kernel once whatever num_warps "
+            "is. Triton's interpreter (TRITON_INTERPRET=1) refuses it too. Pass the count as a "
+            "tl.constexpr parameter instead")
+for _name, _why in (("num_threads", _THREADS), ("num_warps", _THREADS.replace("threads per "
+                    "program (num_warps x 32)", "warps per program"))):
+    _refuse_cuda_only(_name, _why)
+for _name in ("globaltimer", "smid", "convert_custom_float8_sm70", "convert_custom_float8_sm80",
+              "gdc_launch_dependents", "gdc_wait"):
+    _refuse_cuda_only(_name, "is specific to NVIDIA GPUs (a clock, an SM id, an sm_70/sm_80 "
+                      "conversion or grid dependency control): there is no CPU meaning")

@@ -3,10 +3,10 @@ that use them are compiled by tcpu.frontend; see python/README.md."""
 
 from . import extra, math, random
 from .core import (
-    DTYPES_BY_NAME, bfloat16, block_type, builtins_named, const, constexpr, dtype, float8e4b8,
-    float8e4b15, float8e4nv, float8e5, float8e5b16, float16, float32, float64, int1, int8, int16,
-    int32, int64, must_use_result, pi32_t, pointer_type, str_to_ty, tensor, tensor_descriptor,
-    uint8, uint16, uint32, uint64, void)
+    DTYPES_BY_NAME, bfloat16, block_type, builtins_named, const, constexpr, constexpr_type, dtype,
+    float8e4b8, float8e4b15, float8e4nv, float8e5, float8e5b16, float16, float32, float64, int1,
+    int8, int16, int32, int64, must_use_result, pi32_t, pointer_type, str_to_ty, tensor,
+    tensor_descriptor, uint8, uint16, uint32, uint64, void)
 
 # The names of triton.language's builtins (Triton 3.6's tl.__all__, less the dtypes above).
 builtins_named(

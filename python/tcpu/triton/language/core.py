@@ -236,7 +236,8 @@ class pointer_type(dtype):
         self.element_ty = element_ty
         self.address_space = address_space
         self.const = const
-        self.name = f"pointer<{element_ty}>"
+        # As Triton names them: a pointer to read-only data (`tl.const`) is another type.
+        self.name = f"const_pointer<{element_ty}>" if const else f"pointer<{element_ty}>"
         self.primitive_bitwidth = 64
 
     def is_ptr(self) -> bool:
@@ -254,11 +255,14 @@ class pointer_type(dtype):
     def is_int_unsigned(self) -> bool:
         return False
 
+    def is_const(self) -> bool:
+        return self.const
+
     def _key(self) -> tuple:
-        return ("ptr", self.element_ty._key())
+        return ("ptr", self.element_ty._key(), self.const)
 
     def __str__(self) -> str:
-        return f"pointer<{self.element_ty}>"
+        return self.name
 
     __repr__ = __str__
 
@@ -314,12 +318,30 @@ DTYPES_BY_NAME = {
 }
 
 
+class constexpr_type:
+    """The type of a compile-time value (``x.type`` of a constexpr): Triton tells constexprs
+    apart by their value, so two are one type when their values are equal."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, constexpr_type) and self.value == other.value
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+    def __repr__(self) -> str:
+        return f"constexpr_type[{self.value}]"
+
+
 class constexpr:
     """A compile-time value: the annotation of constexpr parameters (``BLOCK: tl.constexpr``)
     and a wrapper for globals a kernel may read (``SIZE = tl.constexpr(128)``)."""
 
     def __init__(self, value: Any) -> None:
         self.value = value.value if isinstance(value, constexpr) else value
+        self.type = constexpr_type(self.value)
 
     def __repr__(self) -> str:
         return f"constexpr[{self.value!r}]"
