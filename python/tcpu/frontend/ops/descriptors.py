@@ -1,7 +1,9 @@
 """Tensor descriptors made in the kernel (`tl.make_tensor_descriptor`, Triton's TMA API) as
 block pointers: `desc.load([i, j])` reads the block at element offsets (i, j), zero-filled (or
 NaN-filled) outside the tensor's shape, and `desc.store([i, j], v)` writes only the lanes
-inside it, as the GPU's TMA does. Ranks 1 and 2."""
+inside it, as the GPU's TMA does. Ranks 1 to 3. `desc.gather(rows, col)` and
+`desc.scatter(v, rows, col)` (Blackwell's TMA gather and scatter) move one row of the block
+shape [1, N] per entry of `rows`, with the same bounds rules."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...triton.language import core as tl
+from .. import cpp
 from ..values import Value, unwrap
 from . import op
 from .arith import convert, convert_checked
@@ -110,4 +113,67 @@ def store_tensor_descriptor(cx: OpContext, desc: Any, offsets: Any, value: Any) 
     note_write(cx, d.base.roots)
     every_dim = (1 << len(d.block_shape)) - 1
     cx.emit.line(f"tl::store({ptr}, {v.expr}, {every_dim});")
+    return None
+
+
+def _rows(cx: OpContext, desc: Any, x_offsets: Any, y_offset: Any,
+          what: str) -> tuple[TensorDescriptor, tuple[int, int], str, str]:
+    """For gather/scatter: the descriptor, the shape moved (one row of the block per x offset),
+    the block of element pointers and the mask of the ones inside the tensor. Triton's checks
+    (semantic.descriptor_gather/_scatter), then the same bounds as a descriptor's load/store."""
+    d = unwrap(desc)
+    if not isinstance(d, TensorDescriptor):
+        raise cx.error(f"expected a tensor descriptor (tl.make_tensor_descriptor), got {d!r}")
+    if len(d.block_shape) != 2:
+        raise cx.error(f"descriptor must be 2D, but got {list(d.block_shape)}")
+    if d.block_shape[0] != 1:
+        raise cx.error(f"descriptor block must have 1 row, but got {list(d.block_shape)}")
+    x = cx.value(x_offsets)
+    if len(x.shape) != 1 or not x.dtype.is_int():
+        raise cx.error(f"x offsets must be a 1D block of integers, but got {x.type_text()}")
+    if x.shape[0] < 8:
+        raise cx.error(f"descriptor {what} must have at least 8 rows, but got {list(x.shape)}")
+    min_cols = 32 // d.dtype.primitive_bitwidth * 8
+    if d.block_shape[1] < min_cols:
+        raise cx.error(f"descriptor {what} of {d.dtype} must have at least {min_cols} columns, "
+                       f"but got {d.block_shape[1]}")
+    y = cx.value(y_offset)
+    if y.shape or not y.dtype.is_int():
+        raise cx.error(f"the y offset must be an integer scalar, got {y.type_text()}")
+    width = d.block_shape[1]
+    # 64-bit offsets: row * stride may pass 2^31 in a large tensor.
+    rows = cx.bind("rows", f"tl::col({convert(x, tl.int64).expr})", tl.int64, (x.shape[0], 1))
+    cols = cx.bind("cols", f"tl::row(({convert(y, tl.int64).expr} + "
+                   f"{convert(Value(f'tl::arange<0, {width}>()', tl.int32, (width,)), tl.int64).expr}))",
+                   tl.int64, (1, width))
+    rows_count, cols_count = d.shape
+    ptrs = (f"(({d.base.expr} + ({rows.expr} * {d.strides[0].expr})) + "
+            f"({cols.expr} * {d.strides[1].expr}))")
+    mask = (f"((({rows.expr} >= 0) & ({rows.expr} < {rows_count.expr})) & "
+            f"(({cols.expr} >= 0) & ({cols.expr} < {cols_count.expr})))")
+    return d, (x.shape[0], width), ptrs, mask
+
+
+@op("descriptor.gather")
+def gather_tensor_descriptor(cx: OpContext, desc: Any, x_offsets: Any, y_offset: Any) -> Value:
+    d, shape, ptrs, mask = _rows(cx, desc, x_offsets, y_offset, "gather")
+    fill = float("nan") if d.padding.endswith("nan") and d.dtype.is_floating() else 0
+    every = cx.bind("mask", f"tl::broadcast_to<{shape[0]}, {shape[1]}>({mask})", tl.int1, shape)
+    return cx.bind("rows", f"tl::load({ptrs}, {every.expr}, {cpp.literal(fill, d.dtype)})",
+                   d.dtype, shape)
+
+
+@op("descriptor.scatter")
+def scatter_tensor_descriptor(cx: OpContext, desc: Any, value: Any, x_offsets: Any,
+                              y_offset: Any) -> None:
+    d, shape, ptrs, mask = _rows(cx, desc, x_offsets, y_offset, "scatter")
+    v = convert_checked(cx, cx.value(value, d.dtype), d.dtype)
+    if v.shape != shape:
+        raise cx.error(f"scattering a block of shape {list(v.shape)}: the rows and the "
+                       f"descriptor's block move {list(shape)}")
+    note_write(cx, d.base.roots)
+    every = cx.bind("mask", f"tl::broadcast_to<{shape[0]}, {shape[1]}>({mask})", tl.int1, shape)
+    # Rows stored in order, so that of two equal x offsets the later row is kept (Triton's
+    # interpreter stores row after row).
+    cx.emit.line(f"tl::store({ptrs}, {v.expr}, {every.expr});")
     return None
