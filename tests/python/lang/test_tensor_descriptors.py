@@ -10,6 +10,7 @@ import torch
 
 import triton
 import triton.language as tl
+from conftest import REAL_TRITON
 from triton.tools.tensor_descriptor import TensorDescriptor
 
 
@@ -190,3 +191,50 @@ def test_gather_refuses_what_triton_refuses(rows: int, bx: int, message: str) ->
         _gather_bad_block[(1,)](x, torch.zeros(bx, dtype=torch.int32), torch.empty(bx, 32),
                                 ROWS=rows, BX=bx)
     assert message in str(caught.value.__cause__)
+
+
+@triton.jit
+def _reduce_block(OUT, V, M, N, KIND: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    desc = tl.make_tensor_descriptor(OUT, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    i = tl.program_id(0) * BM
+    j = tl.program_id(1) * BN
+    v = tl.load(V + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :])
+    if KIND == "add":
+        desc.atomic_add([i, j], v)
+    elif KIND == "max":
+        desc.atomic_max([i, j], v)
+    else:
+        desc.atomic_xor([i, j], v)
+
+
+@pytest.mark.parametrize("kind", ["add", "max", "xor"])
+def test_atomic_reductions_through_a_descriptor(kind: str) -> None:
+    # A 12 x 20 tensor in 8 x 16 blocks: every program adds the same block, the parts of it
+    # outside the tensor change nothing (the row past M stays as it was).
+    gen = torch.Generator().manual_seed(5)
+    v = torch.randint(-50, 50, (8, 16), dtype=torch.int32, generator=gen)
+    out = torch.randint(-50, 50, (13, 20), dtype=torch.int32, generator=gen)
+    expected = out.clone()
+    for i in range(0, 12, 8):
+        for j in range(0, 20, 16):
+            rows, cols = min(8, 12 - i), min(16, 20 - j)
+            part = expected[i:i + rows, j:j + cols]
+            w = v[:rows, :cols]
+            part.copy_(part + w if kind == "add" else torch.maximum(part, w) if kind == "max"
+                       else part ^ w)
+    _reduce_block[(2, 2)](out, v, 12, 20, KIND=kind, BM=8, BN=16)
+    assert torch.equal(out, expected)
+
+
+@triton.jit
+def _fp16_max(OUT, V, BN: tl.constexpr):
+    desc = tl.make_tensor_descriptor(OUT, shape=[1, BN], strides=[BN, 1], block_shape=[1, BN])
+    desc.atomic_max([0, 0], tl.load(V + tl.arange(0, BN))[None, :])
+
+
+@pytest.mark.skipif(REAL_TRITON, reason="a Hopper or newer GPU's TMA takes them")
+def test_atomic_min_max_of_16_bit_floats_need_a_gpus_tma() -> None:
+    x = torch.zeros(1, 16, dtype=torch.float16)
+    with pytest.raises(triton.CompilationError) as caught:
+        _fp16_max[(1,)](x, torch.ones(16, dtype=torch.float16), BN=16)
+    assert "does not support fp16" in str(caught.value.__cause__)
