@@ -43,6 +43,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                              "case stuck in native code ends the whole run)")
     parser.add_argument("--sample", type=int, default=0,
                         help="only the first N parametrized cases of each test function")
+    parser.add_argument("--sample-seed", default="",
+                        help="with --sample: N cases of each function drawn at random with this "
+                             "seed (the same seed draws the same cases) instead of the first N")
     parser.add_argument("--case-timeout", type=float, default=300.0,
                         help="seconds before a case fails as hung (default %(default)s; 0: none)")
     parser.add_argument("-k", dest="keyword", help="pytest's -k expression")
@@ -67,6 +70,8 @@ def pytest_command(root: pathlib.Path, files: list[pathlib.Path], args: argparse
                "-p", "no:cacheprovider", "-q", "-rN", "--tb=no", "--no-header"]
     if args.sample:
         command.append(f"--sample={args.sample}")
+        if args.sample_seed:
+            command.append(f"--sample-seed={args.sample_seed}")
     if args.workers != "0":
         # A crashed (timed-out) worker is replaced, however many times it happens.
         command += ["-n", args.workers, "--max-worker-restart=100000"]
@@ -114,7 +119,9 @@ def main(argv: list[str]) -> int:
     print("\n" + "\n".join(counts.summary_lines(summary)))
     if args.markdown:
         heading = f"Triton's {', '.join(args.files)} on tcpu" + (
-            f" (first {args.sample} cases of each function)" if args.sample else "")
+            f" ({args.sample} cases of each function, "
+            + (f"drawn at random with seed {args.sample_seed})" if args.sample_seed else "the first)")
+            if args.sample else "")
         pathlib.Path(args.markdown).write_text(counts.markdown(table, summary, heading),
                                                encoding="utf-8")
     return 0 if not (summary.cases["failed"] or summary.cases["error"]) else 1

@@ -1,6 +1,9 @@
 """A pytest plugin (`-p triton_suite.plugin`) for running Triton's test files against tcpu:
 
 --sample N        keep only the first N parametrized cases of each test function
+--sample-seed S   with --sample: N cases of each function drawn at random (seeded by S and the
+                  function's name, so every xdist worker draws the same) instead of the first N,
+                  whose dtypes and shapes are mostly the same
 --case-timeout S  a case running longer than S seconds fails; one stuck in native code (where
                   Python's alarm cannot reach it) ends its process after 2*S + 10 s, which
                   pytest-xdist reports as that case's failure and replaces the worker
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import faulthandler
 import json
+import random
 import signal
 import sys
 from typing import Any
@@ -28,6 +32,8 @@ def pytest_addoption(parser: Any) -> None:
     group = parser.getgroup("tcpu triton suite")
     group.addoption("--sample", type=int, default=0,
                     help="run only the first N parametrized cases of each test function")
+    group.addoption("--sample-seed", default="",
+                    help="with --sample: draw the N cases of each function at random, seeded")
     group.addoption("--case-timeout", type=float, default=0.0,
                     help="fail a case that runs longer than this many seconds")
     group.addoption("--record", default="", help="write one JSON line per case outcome here")
@@ -38,20 +44,28 @@ def function_of(nodeid: str) -> str:
     return nodeid.split("[", 1)[0]
 
 
-def sample(items: list[Any], per_function: int) -> tuple[list[Any], list[Any]]:
-    """The first `per_function` items of each test function (collection order), and the rest."""
-    kept, dropped, seen = [], [], {}
-    for item in items:
-        name = function_of(item.nodeid)
-        seen[name] = seen.get(name, 0) + 1
-        (kept if seen[name] <= per_function else dropped).append(item)
+def sample(items: list[Any], per_function: int,
+           seed: str = "") -> tuple[list[Any], list[Any]]:
+    """`per_function` items of each test function, and the rest (both in collection order): the
+    first ones, or with a seed ones drawn at random. The draw depends only on the seed, the
+    function's name and its cases, so each xdist worker (which collects on its own) draws alike."""
+    by_function: dict[str, list[int]] = {}
+    for index, item in enumerate(items):
+        by_function.setdefault(function_of(item.nodeid), []).append(index)
+    chosen: set[int] = set()
+    for name, indices in by_function.items():
+        if seed and len(indices) > per_function:
+            indices = random.Random(f"{seed}:{name}").sample(indices, per_function)
+        chosen.update(indices[:per_function])
+    kept = [item for index, item in enumerate(items) if index in chosen]
+    dropped = [item for index, item in enumerate(items) if index not in chosen]
     return kept, dropped
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     per_function = config.getoption("--sample")
     if per_function > 0:
-        kept, dropped = sample(items, per_function)
+        kept, dropped = sample(items, per_function, config.getoption("--sample-seed"))
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = kept

@@ -130,6 +130,20 @@ def test_atomic_max_fp16_refused_add_accepted():
     assert p.tolist() == [1.0] * 4
 
 
+@triton.jit
+def _or_kernel(X, Y):
+    offs = tl.arange(0, 4)
+    tl.store(X + offs, tl.load(X + offs) | tl.load(Y + offs))
+
+
+@pytest.mark.parametrize("x, y", [(torch.uint64, torch.float64), (torch.float64, torch.int16)])
+def test_bitwise_op_on_a_float_refused_in_tritons_words(x, y):
+    # Triton promotes both operands first (to fp64 here), then refuses the pair; its
+    # test_bitwise_op matches "invalid operands of type".
+    refused(_or_kernel, torch.zeros(4, dtype=x), torch.zeros(4, dtype=y),
+            match="invalid operands of type triton.language.float64 and triton.language.float64")
+
+
 def test_atomic_cas_widths():
     refused(_atomic_cas_kernel, torch.zeros(1, dtype=torch.int8), match="atomic_cas")
     p = torch.zeros(1, dtype=torch.int16)

@@ -76,6 +76,15 @@ def test_function_of_and_sample():
                                        "f.py::test_b", "f.py::test_c[x-0]", "f.py::test_c[x-1]"]
     assert [i.nodeid for i in dropped] == ["f.py::test_a[3]", "f.py::test_a[4]"]
     assert plugin.function_of("f.py::test_a[1-[2]]") == "f.py::test_a"
+    drawn, rest = plugin.sample(items, 3, seed="7")
+    assert [i.nodeid for i in drawn] == [i.nodeid for i in plugin.sample(items, 3, seed="7")[0]]
+    assert len(drawn) == 6 and len(rest) == 2
+    assert {i.nodeid for i in drawn if "test_a" not in i.nodeid} == {
+        "f.py::test_b", "f.py::test_c[x-0]", "f.py::test_c[x-1]"}
+    # Some seed draws other than the first three of test_a (each seed draws 3 of 5 at random).
+    firsts = {"f.py::test_a[0]", "f.py::test_a[1]", "f.py::test_a[2]"}
+    assert any({i.nodeid for i in plugin.sample(items, 3, seed=str(s))[0] if "test_a" in i.nodeid}
+               != firsts for s in range(5))
 
 
 def test_functions_read_from_syntax(tmp_path):

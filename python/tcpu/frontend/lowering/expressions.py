@@ -152,16 +152,34 @@ class Expressions(LowererCore):
         if test.shape:
             raise self.error(node, "a conditional expression's condition must be a scalar (use "
                              "tl.where for blocks)")
-        a, b = unwrap(self._expr(node.body)), unwrap(self._expr(node.orelse))
-        cx = self.cx(node)
-        av, bv = cx.value(a), cx.value(b)
-        if av.dtype != bv.dtype or av.shape != bv.shape:
-            raise self.error(node, "Ternary expression with dynamic condition has inconsistent "
-                             f"types {av.type_text()} and {bv.type_text()}")
+        # Each side is evaluated in its own branch, as in Triton (an scf.if): the other side's
+        # loads and stores do not run (a load it guards may be out of bounds).
         var = self.emit.fresh("select")
-        self.emit.line(f"{self._storage_type(av)} {var};")
-        self.emit.line(f"if ({convert(test, tlc.int1).expr}) {var} = {av.expr}; "
-                       f"else {var} = {bv.expr};")
+        with self.emit.capture() as then_lines:
+            a = unwrap(self._expr(node.body))
+            av = None if a is None else self.cx(node).value(a)
+            if av is not None:
+                self.emit.line(f"{var} = {av.expr};")
+        with self.emit.capture() as else_lines:
+            b = unwrap(self._expr(node.orelse))
+            bv = None if b is None else self.cx(node).value(b)
+            if bv is not None:
+                self.emit.line(f"{var} = {bv.expr};")
+        if (av is None) != (bv is None) or (av is not None and bv is not None and (
+                av.dtype != bv.dtype or av.shape != bv.shape)):
+            def text(v: Value | None) -> str:
+                return "void" if v is None else v.type_text()
+            raise self.error(node, "Ternary expression with dynamic condition has inconsistent "
+                             f"types {text(av)} and {text(bv)}")  # Triton's words
+        if av is not None:
+            self.emit.line(f"{self._storage_type(av)} {var};")
+        self.emit.line(f"if ({convert(test, tlc.int1).expr}) {{")
+        self.emit.extend(then_lines)
+        self.emit.line("} else {")
+        self.emit.extend(else_lines)
+        self.emit.line("}")
+        if av is None or bv is None:
+            return None  # both sides void (stores): Triton's if with no result
         return Value(var, av.dtype, av.shape, av.roots | bv.roots)
 
     def _expr_Subscript(self, node: ast.Subscript) -> Any:

@@ -108,7 +108,7 @@ class Names(LowererCore):
         if isinstance(base, BlockPointer):
             raise self.error(node, f"a block pointer has no attribute '{attr}'")
         if isinstance(base, TensorDescriptor):
-            if attr in ("load", "store"):
+            if "descriptor." + attr in OPS:  # load, store, gather, scatter, atomic_*
                 return BoundMethod("descriptor." + attr, base)
             if attr in ("block_shape", "dtype"):
                 return getattr(base, attr)

@@ -160,7 +160,10 @@ def binary(cx: OpContext, opname: str, a: Any, b: Any) -> Any:
     if opname == "//" and not comp.is_int():
         raise cx.error(f"'//' needs integer operands (got {a_dt} and {b_dt})")
     if opname in _BITWISE and not comp.is_int():
-        raise cx.error(f"'{opname}' needs integer operands (got {a_dt} and {b_dt})")
+        # Triton's words (IncompatibleTypeErrorImpl, after promoting both operands to `comp`):
+        # its tests match them.
+        raise cx.error(f"invalid operands of type {comp!r} and {comp!r} for '{opname}' "
+                       f"(integer operands needed, got {a_dt} and {b_dt})")
     x, y = _operand(cx, a_u, comp), _operand(cx, b_u, comp)
     shape = broadcast_shapes(cx, x.shape, y.shape)
     x, y = fit_all(shape, x, y)
