@@ -15,7 +15,6 @@ debian_packages=(
   python3-venv ccache  # scripts/setup-venv.sh: the tests' virtual environment, pip's build reusing objects
   python3-tabulate  # Triton's tutorial 04 prints its tables with it
   libtorch-dev python3-pip  # examples/torch_op: find_package(Torch); its setuptools build (pip wheel)
-  libc++-19-dev libc++abi-19-dev  # scripts/run-libcxx-tests.sh: macOS's C++ library on Linux
   qemu-user  # scripts/run-arm64-tests.sh: the arm64 build's tests under emulation
   debootstrap  # scripts/check-wheel.sh: the wheel in a clean Debian 12
 )
