@@ -60,8 +60,8 @@ for toolchain in "${toolchains[@]}"; do
     stage_done "x86-64-v3 and x86-64 code paths"
     # macOS's C++ library on Linux: what needs no LLVM built with libc++ and its tests run
     # (scripts/run-libcxx-tests.sh; Debian's LLVM is libstdc++'s, so codegen cannot take part).
-    # About 30 s with a warm compile cache, 4 to 10 minutes cold on 2 cores. macOS builds with libc++
-    # throughout already.
+    # About 30 s with a warm compile cache, 4 to 10 minutes cold on 2 cores. macOS builds with
+    # libc++ throughout already.
     if [ "$(uname -s)" = Linux ]; then
       "$here/scripts/run-libcxx-tests.sh" "$here/build-libcxx"
       stage_done "libc++ build and tests"
