@@ -9,6 +9,15 @@
 set(TCPU_KERNEL_CXX_FLAGS
   -x c++ -std=c++20 -O2 -Xclang -disable-llvm-passes
   -fno-exceptions -fno-rtti -fno-math-errno -fno-discard-value-names -fno-finite-loops)
+# In a cross build, kernels compiled at build time are for the target: its triple, and its
+# sysroot's C and C++ headers (scripts/run-arm64-tests.sh's full build).
+set(TCPU_KERNEL_TARGET_FLAGS)
+if(CMAKE_CROSSCOMPILING AND CMAKE_CXX_COMPILER_TARGET)
+  list(APPEND TCPU_KERNEL_TARGET_FLAGS --target=${CMAKE_CXX_COMPILER_TARGET})
+  if(CMAKE_SYSROOT)
+    list(APPEND TCPU_KERNEL_TARGET_FLAGS --sysroot=${CMAKE_SYSROOT})
+  endif()
+endif()
 # The kernel headers: the source tree's, or an installed package's (tcpuConfig.cmake sets
 # them before including this file).
 if(NOT DEFINED TCPU_KERNEL_INCLUDE_DIRS)
@@ -84,7 +93,7 @@ function(tcpu_add_kernels target)
     endif()
     # The depfile makes the bitcode depend on every header it includes (tl.h).
     add_custom_command(OUTPUT ${output}
-      COMMAND ${TCPU_CLANG} ${TCPU_KERNEL_CXX_FLAGS} ${includes} -ffp-contract=on -emit-llvm -c
+      COMMAND ${TCPU_CLANG} ${TCPU_KERNEL_CXX_FLAGS} ${TCPU_KERNEL_TARGET_FLAGS} ${includes} -ffp-contract=on -emit-llvm -c
               -MD -MF ${output}.d ${compiled} -o ${output}
       DEPENDS ${absolute} ${compiled}
       DEPFILE ${output}.d

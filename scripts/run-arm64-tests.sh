@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Linux on 64-bit Arm, emulated (docs/platforms.md): cross-builds the runtime, tcpu-rt and the
-# runtime tests for aarch64-linux-gnu (clang-19, a sysroot of Debian's arm64 packages), compiles
-# tutorial kernels ahead of time for an Arm CPU with the host's tcpu, and runs all of it under
-# qemu-aarch64.
+# Linux on 64-bit Arm, emulated (docs/platforms.md): cross-builds the runtime, tcpu-rt, the
+# runtime tests and tl's host-compiled tests for aarch64-linux-gnu (clang-19, a sysroot of
+# Debian's arm64 packages), compiles tutorial kernels ahead of time for an Arm CPU with the
+# host's tcpu, and runs all of it under qemu-aarch64. The whole stack (codegen, the JIT, the
+# tcpu tool) on Arm is scripts/run-arm64-stack-tests.sh.
 #   scripts/run-arm64-tests.sh [HOST_BUILD_DIR [ARM64_BUILD_DIR]]   (default: build, build-arm64)
 # HOST_BUILD_DIR holds a native build's tools/tcpu (scripts/build.sh makes one).
 set -euo pipefail
@@ -19,9 +20,14 @@ done
 [ -x "$host_build/tools/tcpu" ] || { echo "run-arm64-tests: no $host_build/tools/tcpu: build it first" >&2; exit 1; }
 start=$SECONDS
 sysroot="$(bash "$root/scripts/arm64-sysroot.sh" "$build_dir")"
+# Through ccache where it is installed: tl's host-compiled tests take minutes to compile.
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/aarch64-linux-gnu.cmake" \
-  -DTCPU_SYSROOT="$sysroot" -DTCPU_RUNTIME_ONLY=ON \
+  -DTCPU_SYSROOT="$sysroot" -DTCPU_RUNTIME_ONLY=ON ${launcher[@]+"${launcher[@]}"} \
   -DTCPU_EXECUTABLE="$host_build/tools/tcpu" -DTCPU_AOT_TARGET_CPU=neoverse-n1 >/dev/null
 cmake --build "$build_dir"
 # Left out under qemu-user, which emulates neither case (docs/platforms.md says why):
@@ -35,6 +41,15 @@ excluded+='|GuardedMemory\.(AWriteJustPastTheEnd|TheAlignmentPaddingIsNotCaught|
 excluded+='|ErrorPathsDeathTest\.WithoutTheProbeTheLoaderEndsTheProcess|GridLaunch\.MoreThan2To32Programs)'
 jobs="$(nproc)"
 ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs" -E "$excluded"
+# tl::dot's register tiles on Arm are NEON's (vector FMAs by element: fmla vN.4s) and math
+# calls SLEEF's AdvSIMD variants: checked in the AOT objects, so that a scalar fallback fails.
+aot_objects="$build_dir/tests/aot_cross"
+matmul_object="$(find "$aot_objects" -name 'matmul_f32.*.o' | head -n 1)"
+softmax_object="$(find "$aot_objects" -name 'softmax_1024.*.o' | head -n 1)"
+llvm-objdump-19 -d "$matmul_object" | grep -qE 'fmla[[:space:]]+v[0-9]+\.4s' ||
+  { echo "run-arm64-tests: no NEON FMAs in $matmul_object (tl::dot)" >&2; exit 1; }
+llvm-nm-19 "$softmax_object" | grep -qE 'Sleef_[a-z0-9]+_u[0-9]+advsimd' ||
+  { echo "run-arm64-tests: no SLEEF AdvSIMD call in $softmax_object" >&2; exit 1; }
 # tcpu-rt, the runtime-only tool, runs on Arm too.
 qemu-aarch64 -L "$sysroot" "$build_dir/tools/tcpu-rt" --help >/dev/null
 echo "run-arm64-tests: passed in $((SECONDS - start)) s"

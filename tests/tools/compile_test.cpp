@@ -137,6 +137,7 @@ TEST(Compile, ObjectsNeedOnlyTheRuntimeAndMatchTheJitBitForBit) {
   const auto [status, output] = buildAndRunC(dir, main.str(), {aligned[1], math[1]}, &ldd);
   ASSERT_EQ(status, 0) << output;
   EXPECT_EQ(output, "ok\n");
+  EXPECT_NE(ldd.find("libtcpu_runtime"), std::string::npos) << "no library list: " << ldd;
   EXPECT_EQ(ldd.find("libLLVM"), std::string::npos) << ldd;
   EXPECT_EQ(ldd.find("libclang"), std::string::npos) << ldd;
   EXPECT_EQ(ldd.find("libtcpu_codegen"), std::string::npos) << ldd;

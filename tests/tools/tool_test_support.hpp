@@ -69,6 +69,16 @@ inline std::array<std::string, 2> aotCompile(const std::string& source, const st
   return paths;
 }
 
+// The shared libraries `program` links, as the platform's own tool lists them: ldd on Linux,
+// `otool -L` on macOS, which has no ldd.
+inline std::string linkedLibraries(const std::filesystem::path& program) {
+#if defined(__APPLE__)
+  return runShell("otool -L " + program.string()).second;
+#else
+  return runShell("ldd " + program.string()).second;
+#endif
+}
+
 // Builds a C program from `mainC` plus `sources` (objects, C files) with the system C compiler,
 // linked against libtcpu_runtime only, and runs it; returns its exit status and output.
 inline std::pair<int, std::string> buildAndRunC(const TempDir& dir, const std::string& mainC,
@@ -86,7 +96,7 @@ inline std::pair<int, std::string> buildAndRunC(const TempDir& dir, const std::s
           << runtime.parent_path().string() << " -o " << (dir.path() / "program").string();
   auto [built, buildOutput] = runShell(command.str() + " 2>&1");
   if (built != 0) return {built, "build failed: " + command.str() + "\n" + buildOutput};
-  if (lddOutput) *lddOutput = runShell("ldd " + (dir.path() / "program").string()).second;
+  if (lddOutput) *lddOutput = linkedLibraries(dir.path() / "program");
   return runShell((dir.path() / "program").string() + " 2>&1");
 }
 

@@ -12,6 +12,7 @@
 #include <llvm/TargetParser/Host.h>
 
 #include "support/install_layout.hpp"
+#include "clang/apple_sdk.hpp"
 #include "clang/kernel_headers.hpp"
 
 namespace tcpu::codegen {
@@ -47,11 +48,10 @@ CapturedDiagnostics::CapturedDiagnostics()
 
 std::vector<std::string> kernelClangArguments(const std::string& name,
                                               const CompileOptions& options) {
+  const std::string triple =
+      options.targetTriple.empty() ? llvm::sys::getProcessTriple() : options.targetTriple;
   std::vector<std::string> arguments = {
-      "clang++",
-      "--target=" +
-          (options.targetTriple.empty() ? llvm::sys::getProcessTriple() : options.targetTriple),
-      "-x", "c++", "-std=c++20",
+      "clang++", "--target=" + triple, "-x", "c++", "-std=c++20",
       // Frontend at -O2 (no optnone), but no LLVM passes: the IR pipeline
       // optimizes for the target once.
       "-O2", "-Xclang", "-disable-llvm-passes", "-fno-exceptions", "-fno-rtti", "-fno-math-errno",
@@ -69,6 +69,8 @@ std::vector<std::string> kernelClangArguments(const std::string& name,
     arguments.push_back(std::move(argument));
   if (options.fastMath) arguments.push_back("-ffast-math");
   if (!options.sysroot.empty()) arguments.push_back("--sysroot=" + options.sysroot);
+  for (std::string& argument : appleSdkArguments(triple, options.sysroot, processAppleSdkSources()))
+    arguments.push_back(std::move(argument));
   return arguments;
 }
 

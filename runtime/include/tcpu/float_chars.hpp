@@ -10,7 +10,12 @@
 #include <type_traits>
 
 #if defined(_LIBCPP_VERSION)
+// newlocale and strtod_l: Darwin declares them in <xlocale.h>, glibc in <locale.h> and <stdlib.h>.
+#if defined(__APPLE__)
 #include <xlocale.h>
+#else
+#include <locale.h>
+#endif
 
 #include <cerrno>
 #include <cstdlib>

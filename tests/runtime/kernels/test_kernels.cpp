@@ -106,11 +106,12 @@ extern "C" TCPU_KERNEL_EXPORT_ATTR const tcpuKernelDesc tcpu_kernel_desc_future_
     99, 0, "future_abi", nullptr, nullptr, 0};
 
 // Waits until *gate is non-zero (at most 10 s, so a broken test cannot hang):
-// lets tests hold a stream busy for exactly as long as they need.
+// lets tests hold a stream busy for exactly as long as they need. The gate is read with the
+// builtin: std::atomic_ref<const T> is C++26, and libc++ 19 (macOS's library) cannot load through
+// it.
 void wait_gate(const uint32_t* gate, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t) {
   const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::atomic_ref<const uint32_t>(*gate).load() == 0 &&
-         std::chrono::steady_clock::now() < limit) {
+  while (__atomic_load_n(gate, __ATOMIC_SEQ_CST) == 0 && std::chrono::steady_clock::now() < limit) {
   }
 }
 TCPU_EXPORT_KERNEL(wait_gate)

@@ -126,9 +126,9 @@ constexpr bool kReadsRowsInPlace<A, LoadView<const A, D0, D1, M0, M1>> = true;
 // type In and blocks acc, c [M, N] of its accumulation type A; acc may be c.
 template <class A, class X, class Y>
 TL_INLINE void dotProduct(const X& a, const Y& b, const A* acc, A* c) {
-  using In = element_t<X>;
   constexpr int M = shape_of<X>::rows, K = shape_of<X>::cols, N = shape_of<Y>::cols;
 #if defined(__x86_64__)
+  using In = element_t<X>; // the x86-only paths below choose by it (unused elsewhere: -Werror)
   // bf16 on AMX's tiles, or on AVX512-BF16: pairs of products per instruction (dot_bf16.h says
   // how their sums' order differs from k order). The choice folds away like the tile width's.
   // Their tiles always read an accumulator: zeros, in place, where there is none.
