@@ -172,9 +172,10 @@ TEST_F(TlAtomic, FloatMaxAndMinFollowTritonsOrder) {
 
 // Codegen marks the kernels whose programs wait for each other (TCPU_KERNEL_PROGRAMS_WAIT, which
 // the runtime deals in launch order): a loop that leaves on a compare-and-swap of a fixed value
-// (atomic_grid's spin lock) or on an exchange (test_and_set). tl's atomics are retry loops on
-// compare-and-swap themselves, as is updates_only's own: those leave whatever the other programs
-// do, and mark nothing.
+// (atomic_grid's spin lock) or on an exchange (test_and_set). tl's atomics take a stripe lock
+// (a compare-and-swap of a fixed value, which is not a wait for another program's progress), and
+// updates_only's own retry loop on compare-and-swap leaves whatever the other programs do: those
+// mark nothing.
 TEST_F(TlAtomic, OnlyKernelsWhoseProgramsWaitAreFlagged) {
   const auto flags = [&](const char* name) {
     unsigned int value = 0xdead;
