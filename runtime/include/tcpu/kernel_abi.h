@@ -151,7 +151,7 @@ TCPU_API void tcpuKernelAssertFail(const tcpuAssertRecord* record);
  * a free lock itself (one compare-and-swap, acquire) and calls tcpuKernelAtomicWait only when it
  * finds the lock taken; it frees it by storing 0 (release).
  */
-#define TCPU_ATOMIC_STRIPE_BYTES 256u
+#define TCPU_ATOMIC_STRIPE_BYTES 1024u
 #define TCPU_ATOMIC_STRIPES 4096u
 #define TCPU_ATOMIC_LOCK_STRIDE 16u /* lock words 64 bytes apart: one cache line each */
 TCPU_API extern uint32_t tcpuKernelAtomicLocks[TCPU_ATOMIC_STRIPES * TCPU_ATOMIC_LOCK_STRIDE];
