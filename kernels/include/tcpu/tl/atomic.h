@@ -41,8 +41,23 @@ TL_INLINE T updateHeld(T* p, F update) {
   return std::bit_cast<T>(seen);
 }
 
+// The GPU's form of atomicApply: a compare-and-swap loop on the value's bits.
+template <class T, class F>
+TL_INLINE T hardwareApply(T* p, F update) {
+  using W = atomic_word_t<T>;
+  auto* word = reinterpret_cast<W*>(p);
+  W seen = platform::lockedRead(word);
+  for (;;) {
+    const W next = std::bit_cast<W>(static_cast<T>(update(std::bit_cast<T>(seen))));
+    const W got = platform::hardwareCompareExchange(word, seen, next);
+    if (got == seen) return std::bit_cast<T>(seen);
+    seen = got;
+  }
+}
+
 template <class T, class F>
 TL_INLINE T atomicApply(T* p, F update) {
+  if (!platform::atomicsUseStripeLocks()) return hardwareApply(p, update);
   const platform::AtomicStripeGuard guard(p);
   return updateHeld(p, update);
 }
@@ -199,6 +214,18 @@ TL_INLINE auto atomicBlock(const P& ptrs, const M& mask, const V& value) {
   using Sh = lane_shape_t<P>;
   using T = std::remove_pointer_t<element_t<P>>;
   old_block_t<T, Sh> old;
+  if (!platform::atomicsUseStripeLocks()) { // a GPU's: per lane
+    const auto& p = eval(ptrs);
+    for (int i = 0; i < Sh::rows; ++i)
+      for (int j = 0; j < Sh::cols; ++j) {
+        const T operand = static_cast<T>(get(v, i, j));
+        old.v[i * Sh::cols + j] =
+            get(m, i, j) ? atomicApply(p.v[i * Sh::cols + j],
+                                       [operand](T seen) { return Update{}(seen, operand); })
+                         : T(0);
+      }
+    return old;
+  }
   const auto lanes = [&](int i, auto address) {
     atomicRowLanes<Sh::cols>(
         i, m, address,
@@ -251,16 +278,19 @@ TL_RMW_ATOMIC(atomic_xor, XorUpdate)
 #undef TL_RMW_ATOMIC
 
 namespace detail {
-// A compare-and-swap under the lock of p's stripe, which the caller holds: the processor's own
-// (one more locked instruction, on an uncontended line), so that codegen's search for waiting
-// programs tells a spin lock's cas (expecting a fixed value) from a retry loop's (expecting what
-// the loop read) as it does for any compare-and-swap. Floats compare by their bits, as the GPU's
-// cas does.
+// A compare-and-swap under the lock of p's stripe, which the caller holds (on a CPU): the
+// processor's own (one more locked instruction, on an uncontended line), so that codegen's search
+// for waiting programs tells a spin lock's cas (expecting a fixed value) from a retry loop's
+// (expecting what the loop read) as it does for any compare-and-swap. Floats compare by their bits,
+// as the GPU's cas does.
 template <class T>
 TL_INLINE T casHeld(T* p, T compare, T desired) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,
                 "atomics work on 16-, 32- and 64-bit values");
   using W = atomic_word_t<T>;
+  if (!platform::atomicsUseStripeLocks()) // a GPU's: no lock is held
+    return std::bit_cast<T>(platform::hardwareCompareExchange(
+        reinterpret_cast<W*>(p), std::bit_cast<W>(compare), std::bit_cast<W>(desired)));
   return std::bit_cast<T>(platform::lockedCompareExchange(
       reinterpret_cast<W*>(p), std::bit_cast<W>(compare), std::bit_cast<W>(desired)));
 }
@@ -269,6 +299,8 @@ TL_INLINE T casHeld(T* p, T compare, T desired) {
 // Compare-and-swap returning the value seen.
 template <class T, Scalar C, Scalar V>
 TL_INLINE T atomic_cas(T* p, C compare, V value) {
+  if (!platform::atomicsUseStripeLocks())
+    return detail::casHeld(p, static_cast<T>(compare), static_cast<T>(value));
   const platform::AtomicStripeGuard guard(p);
   return detail::casHeld(p, static_cast<T>(compare), static_cast<T>(value));
 }
@@ -285,6 +317,16 @@ TL_INLINE auto atomic_cas(const P& ptrs, const C& compare, const V& value, const
   using PB = std::remove_cvref_t<decltype(p)>;
   using T = std::remove_pointer_t<element_t<PB>>;
   detail::old_block_t<T, PB> old;
+  if (!platform::atomicsUseStripeLocks()) { // a GPU's: per lane, no locks
+    for (int k = 0; k < PB::rows * PB::cols; ++k) {
+      const int i = k / PB::cols, j = k % PB::cols;
+      old.v[k] = detail::get(m, i, j)
+                     ? detail::casHeld(p.v[k], static_cast<T>(detail::get(c, i, j)),
+                                       static_cast<T>(detail::get(v, i, j)))
+                     : T(0);
+    }
+    return old;
+  }
   for (int i = 0; i < PB::rows; ++i)
     detail::atomicRowLanes<PB::cols>(
         i, m, [&](int j) { return p.v[i * PB::cols + j]; },

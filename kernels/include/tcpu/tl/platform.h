@@ -99,6 +99,19 @@ TL_INLINE W lockedCompareExchange(W* p, W expected, W desired) {
   return expected;
 }
 
+// On a GPU (codegen's vector width is 0 there) lanes are threads and memory has its own atomic
+// instructions, so tl's atomics are the hardware's, per element, without the stripe locks (which
+// live in the CPU runtime). A constant, so the other branch costs nothing.
+TL_INLINE bool atomicsUseStripeLocks() {
+  return __tcpu_target_vector_bits != 0;
+}
+// The GPU's: a compare-and-swap (acq_rel) returning the value seen.
+template <class W>
+TL_INLINE W hardwareCompareExchange(W* p, W expected, W desired) {
+  __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+  return expected;
+}
+
 TL_INLINE int targetVectorBits() {
   return __tcpu_target_vector_bits;
 }
