@@ -175,6 +175,31 @@ def test_one_config_is_never_timed():
     np.testing.assert_array_equal(out, x)
 
 
+def test_first_config_knob_skips_the_timing(monkeypatch):
+    monkeypatch.setenv("TCPU_AUTOTUNE_FIRST_CONFIG", "1")
+    kernel = AccumulateKernel()
+    bench = CountingBench()
+    # The first config that survives pruning: CONFIGS[0] is pruned away here.
+    tuned = autotune(CONFIGS, key=["n"], do_bench=bench,
+                     prune_configs_by={"early_config_prune":
+                                       lambda configs, nargs, **kw: configs[1:]})(kernel)
+    x, out = arrays()
+    tuned[(1,)](x, out, 16)
+    assert bench.calls == 0 and len(kernel.calls) == 1 and tuned.best_config is CONFIGS[1]
+    np.testing.assert_array_equal(out, x)
+    # Set in code rather than the environment: the same.
+    monkeypatch.delenv("TCPU_AUTOTUNE_FIRST_CONFIG")
+    with triton.knobs.autotuning.scope():
+        triton.knobs.autotuning.first_config = True
+        again = autotune(CONFIGS, key=["n"], do_bench=bench)(AccumulateKernel())
+        again[(1,)](*arrays(), 16)
+        assert bench.calls == 0 and again.best_config is CONFIGS[0]
+    # Off: every config is timed.
+    timed = autotune(CONFIGS, key=["n"], do_bench=bench)(AccumulateKernel())
+    timed[(1,)](*arrays(), 16)
+    assert bench.calls == len(CONFIGS) and timed.best_config is CONFIGS[1]
+
+
 def test_default_timer_is_do_bench_with_tritons_budgets():
     kernel = AccumulateKernel()
     tuned = autotune([Config({"BLOCK": 1, "COST": 8.0}), Config({"BLOCK": 2, "COST": 0.1})],

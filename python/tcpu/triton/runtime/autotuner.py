@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ... import _environment as environment
+from .. import knobs
 from .driver import driver, num_worker_threads
 from .errors import AutotunerError, CompileTimeAssertionFailure, OutOfResources
 from .interface import KernelInterface
@@ -332,7 +333,8 @@ class Autotuner(KernelInterface):
                 key = self._tuning_key(args, kwargs)
                 if key not in self.cache:
                     pruned = self.prune_configs(kwargs)
-                    if len(pruned) == 1:  # nothing to compare
+                    # Nothing to compare, or no timing wanted (knobs.autotuning.first_config).
+                    if len(pruned) == 1 or knobs.autotuning.first_config:
                         self.cache[key] = pruned[0]
                     elif self.cache_results:
                         tuned_now = not self._check_disk_cache(key, pruned, args, kwargs)
