@@ -200,20 +200,25 @@ def test_first_config_knob_skips_the_timing(monkeypatch):
     assert bench.calls == len(CONFIGS) and timed.best_config is CONFIGS[1]
 
 
-def test_default_timer_is_do_bench_with_tritons_budgets():
+def test_default_timer_stops_early_on_a_clearly_slower_config():
     kernel = AccumulateKernel()
-    tuned = autotune([Config({"BLOCK": 1, "COST": 8.0}), Config({"BLOCK": 2, "COST": 0.1})],
-                     key=["n"])(kernel)
+    tuned = autotune([Config({"BLOCK": 2, "COST": 0.5}), Config({"BLOCK": 1, "COST": 30.0}),
+                      Config({"BLOCK": 4, "COST": 0.6})], key=["n"])(kernel)
     x, out = arrays()
     start = time.perf_counter()
     tuned[(1,)](x, out, 16)
     elapsed = time.perf_counter() - start
-    assert tuned.best_config.kwargs["BLOCK"] == 2
-    medians = {c.kwargs["COST"]: t[0] for c, t in tuned.configs_timings.items()}
-    assert all(len(t) == 3 for t in tuned.configs_timings.values())  # median, p20, p80
-    assert medians[0.1] >= 0.1 and medians[8.0] >= 8.0
-    # 25 ms warm-up and 100 ms of timed runs per config, cache sweeps included.
-    assert 0.2 <= tuned.bench_time <= elapsed <= 2.0
+    assert tuned.best_config.kwargs["BLOCK"] in (2, 4)
+    runs = {b: sum(1 for c in kernel.calls if c["BLOCK"] == b) for b in (1, 2, 4)}
+    # The slow one: a warming run and one timed run (60x the best so far) and no more.
+    assert runs[1] == 2
+    # The others: a warming run, then at least 3 timed runs, at most the 40 ms budget's
+    # (plus the real launch of the winner).
+    assert all(4 <= runs[b] <= 1 + 100 + 1 for b in (2, 4))
+    timings = tuned.configs_timings
+    assert all(len(t) == 3 for t in timings.values())  # median, p20, p80
+    assert {c.kwargs["COST"]: t[0] for c, t in timings.items()}[30.0] >= 30.0
+    assert tuned.bench_time <= elapsed <= 2.0
 
 
 def test_deprecated_warmup_and_rep_still_set_the_budgets():
