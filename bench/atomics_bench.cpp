@@ -12,6 +12,19 @@
 namespace tcpu::bench {
 namespace {
 
+// Each iteration one launch of `kernel`(out, in, cols) over `rows` programs; false when one failed.
+template <class Out, class In>
+bool launchRows(benchmark::State& state, tcpuFunction kernel, int32_t rows, Out* out, const In* in,
+                int32_t cols) {
+  for (auto _ : state) {
+    void* params[] = {&out, &in, &cols, nullptr};
+    if (!succeeded(state, tcpuLaunchKernel(kernel, static_cast<unsigned>(rows), 1, 1, 1, 1, 1, 0,
+                                           nullptr, params, nullptr)))
+      return false;
+  }
+  return true;
+}
+
 void atomicRows(benchmark::State& state, const char* kernelName) {
   const int32_t rows = 4096, cols = static_cast<int32_t>(state.range(0));
   tcpuFunction update = bitcodeFunction(TCPU_BENCH_ATOMIC_ROWS_BC, kernelName);
@@ -19,15 +32,7 @@ void atomicRows(benchmark::State& state, const char* kernelName) {
   const size_t size = static_cast<size_t>(rows) * static_cast<size_t>(cols);
   const std::vector<float> in = filled(size, 0.25f);
   std::vector<float> out(size, 0.0f);
-  for (auto _ : state) {
-    float* outData = out.data();
-    const float* inData = in.data();
-    int32_t width = cols;
-    void* params[] = {&outData, &inData, &width, nullptr};
-    if (!succeeded(state, tcpuLaunchKernel(update, static_cast<unsigned>(rows), 1, 1, 1, 1, 1, 0,
-                                           nullptr, params, nullptr)))
-      return;
-  }
+  if (!launchRows(state, update, rows, out.data(), in.data(), cols)) return;
   // Every launch added (or maxed) in once: an element's value says how many launches ran.
   const double iterations = static_cast<double>(state.iterations());
   const double want =
@@ -48,15 +53,7 @@ void atomicHistogram(benchmark::State& state) {
   for (size_t i = 0; i < in.size(); ++i)
     in[i] = static_cast<int32_t>((i * 2654435761u) >> 7);
   std::vector<int32_t> bins(256, 0);
-  for (auto _ : state) {
-    int32_t* binData = bins.data();
-    const int32_t* inData = in.data();
-    int32_t width = cols;
-    void* params[] = {&binData, &inData, &width, nullptr};
-    if (!succeeded(state, tcpuLaunchKernel(histogram, static_cast<unsigned>(rows), 1, 1, 1, 1, 1, 0,
-                                           nullptr, params, nullptr)))
-      return;
-  }
+  if (!launchRows(state, histogram, rows, bins.data(), in.data(), cols)) return;
   int64_t total = 0;
   for (int32_t count : bins)
     total += count;
