@@ -147,11 +147,13 @@ TL_INLINE T atomicScalar(T* p, V value) {
 // step, kept structured) or a materialized block's.
 template <class P>
 struct LaneShape {
-  using type = P;
+  using type = std::remove_cvref_t<decltype(eval(std::declval<const P&>()))>;
+  static constexpr bool structured = false;
 };
 template <class T, int D0, int D1>
 struct LaneShape<Ptr<T, D0, D1>> {
   using type = typename Ptr<T, D0, D1>::shape;
+  static constexpr bool structured = true;
 };
 template <class P>
 using lane_shape_t = typename LaneShape<std::remove_cvref_t<P>>::type;
@@ -212,7 +214,7 @@ TL_INLINE auto atomicBlock(const P& ptrs, const M& mask, const V& value) {
   const auto& m = eval(mask);
   const auto& v = eval(value);
   using Sh = lane_shape_t<P>;
-  using T = std::remove_pointer_t<element_t<P>>;
+  using T = std::remove_pointer_t<element_t<std::remove_cvref_t<decltype(eval(ptrs))>>>;
   old_block_t<T, Sh> old;
   if (!platform::atomicsUseStripeLocks()) { // a GPU's: per lane
     const auto& p = eval(ptrs);
@@ -235,7 +237,7 @@ TL_INLINE auto atomicBlock(const P& ptrs, const M& mask, const V& value) {
         },
         old.v + i * Sh::cols);
   };
-  if constexpr (!std::is_same_v<Sh, std::remove_cvref_t<P>>) {
+  if constexpr (LaneShape<std::remove_cvref_t<P>>::structured) {
     for (int i = 0; i < Sh::rows; ++i)
       if (ptrs.colStep == 1)
         atomicRowRun<Sh::cols, Update>(i, ptrs.base + ptrs.row[i], m, v, old.v + i * Sh::cols);
