@@ -36,9 +36,13 @@ tcpuFunction benchFunction(const char* name) {
   return moduleFunction(TCPU_BENCH_KERNELS_PATH, name);
 }
 
-tcpuFunction tutorialFunction(const char* file, const char* name) {
+tcpuFunction bitcodeFunction(const std::string& path, const char* name) {
   tcpuCodegenRegister();
-  return moduleFunction(std::string(TCPU_TUTORIAL_KERNELS_DIR) + "/" + file, name);
+  return moduleFunction(path, name);
+}
+
+tcpuFunction tutorialFunction(const char* file, const char* name) {
+  return bitcodeFunction(std::string(TCPU_TUTORIAL_KERNELS_DIR) + "/" + file, name);
 }
 
 std::vector<float> filled(size_t count, float scale) {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "bf16_bits.hpp"
@@ -15,6 +16,10 @@ namespace tcpu::bench {
 
 // A function of the benchmark kernel module (loaded once per process).
 tcpuFunction benchFunction(const char* name);
+
+// A function of the kernels compiled to bitcode at `path`, loaded through codegen (once per
+// process); nullptr when it does not load.
+tcpuFunction bitcodeFunction(const std::string& path, const char* name);
 
 // A function of the reference kernel <file> (kernels/tutorials, built as
 // bitcode); nullptr when it does not load.

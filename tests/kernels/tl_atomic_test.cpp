@@ -170,11 +170,39 @@ TEST_F(TlAtomic, FloatMaxAndMinFollowTritonsOrder) {
        0x0000000000000001ull, 0x8000000000000001ull, 0x4004000000000000ull, 0xc004000000000000ull});
 }
 
+// Block atomics across stripe boundaries from every program at once (block_tickets): each cell
+// ends at the count of programs, each program's old value of a cell is a distinct ticket, and
+// masked-off cells are not touched.
+TEST_F(TlAtomic, BlocksAcrossStripesAreExactUnderAParallelGrid) {
+  constexpr int P = 256, Rows = 16, Cols = 128;
+  std::vector<int32_t> cells(3 + 15 * 100 + Cols + 8, 0), tickets(size_t{P} * Rows * Cols, -7);
+  std::vector<int32_t> reversed(1600, 0), strided(2000, -1);
+  ASSERT_TCPU(launch(kernel("block_tickets"), P, 1, 1, cells.data(), tickets.data(),
+                     reversed.data(), strided.data()));
+  std::vector<int32_t> expected(cells.size(), 0);
+  for (int r = 0; r < Rows; ++r)
+    for (int c = 0; c < Cols; ++c) {
+      if (c < 97) expected[static_cast<size_t>(3 + r * 100 + c)] += P;
+      std::vector<int32_t> seen;
+      for (int p = 0; p < P; ++p)
+        seen.push_back(tickets[(static_cast<size_t>(p) * Rows + static_cast<size_t>(r)) * Cols +
+                               static_cast<size_t>(c)]);
+      std::sort(seen.begin(), seen.end());
+      for (int p = 0; p < P; ++p)
+        ASSERT_EQ(seen[static_cast<size_t>(p)], c < 97 ? p : 0) << "row " << r << " col " << c;
+    }
+  EXPECT_EQ(cells, expected);
+  EXPECT_EQ(reversed, std::vector<int32_t>(1600, 2 * P));
+  for (size_t i = 0; i < strided.size(); ++i)
+    ASSERT_EQ(strided[i], i % 2 == 0 ? P - 1 : -1) << i;
+}
+
 // Codegen marks the kernels whose programs wait for each other (TCPU_KERNEL_PROGRAMS_WAIT, which
 // the runtime deals in launch order): a loop that leaves on a compare-and-swap of a fixed value
-// (atomic_grid's spin lock) or on an exchange (test_and_set). tl's atomics are retry loops on
-// compare-and-swap themselves, as is updates_only's own: those leave whatever the other programs
-// do, and mark nothing.
+// (atomic_grid's spin lock) or on an exchange (test_and_set). tl's atomics take a stripe lock
+// (a compare-and-swap of a fixed value, which is not a wait for another program's progress), and
+// updates_only's own retry loop on compare-and-swap leaves whatever the other programs do: those
+// mark nothing.
 TEST_F(TlAtomic, OnlyKernelsWhoseProgramsWaitAreFlagged) {
   const auto flags = [&](const char* name) {
     unsigned int value = 0xdead;

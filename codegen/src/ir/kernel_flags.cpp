@@ -6,6 +6,7 @@
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
@@ -120,8 +121,18 @@ private:
   // expects a fixed value (0: unlocked).
   bool startsWait(const llvm::Instruction& instruction, const llvm::Loop& loop) {
     if (const auto* swap = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&instruction))
-      return invariant(swap->getCompareOperand(), loop);
+      return !takesAtomicStripeLock(*swap) && invariant(swap->getCompareOperand(), loop);
     return readsShared(instruction);
+  }
+
+  // Whether a compare-exchange takes one of the locks tl's atomics are made under (kernel_abi.h):
+  // every atomic does, and what another program holds it for is one update, not a wait for that
+  // program's progress. The wait on a spin lock made of atomics is found through the value the
+  // atomic reads under the lock.
+  static bool takesAtomicStripeLock(const llvm::AtomicCmpXchgInst& swap) {
+    const auto* table = llvm::dyn_cast<llvm::GlobalVariable>(
+        llvm::getUnderlyingObject(swap.getPointerOperand(), /*MaxLookup=*/0));
+    return table && table->getName() == "tcpuKernelAtomicLocks";
   }
 
   // Whether the branch that leaves `loop` depends on shared state read inside it: a spin lock

@@ -14,7 +14,8 @@ Knobs with a meaning on tcpu:
   `TRITON_INTERPRET` (which, set before `import triton`, routes it to a real Triton's
   interpreter: setting it later changes nothing in this process);
 - `autotuning.cache` / `autotuning.print` are `TRITON_CACHE_AUTOTUNING` /
-  `TRITON_PRINT_AUTOTUNING`, which tcpu's autotuner reads.
+  `TRITON_PRINT_AUTOTUNING`, which tcpu's autotuner reads; `autotuning.first_config`
+  (`TCPU_AUTOTUNE_FIRST_CONFIG`, tcpu's own) has it take the first config without timing.
 - `runtime.launch_enter_hook` / `runtime.launch_exit_hook` are called around each launch of a
   @triton.jit kernel, as Triton calls them (triton.profiler registers itself there), and
   `proton.disable` turns triton.profiler's start() into nothing, as in Triton.
@@ -273,11 +274,17 @@ class runtime_knobs(base_knobs):
 
 
 class autotuning_knobs(base_knobs):
-    """Both knobs are read by tcpu's autotuner: `cache` keeps tuning results on disk, `print`
-    prints each choice."""
+    """Read by tcpu's autotuner: `cache` keeps tuning results on disk, `print` prints each
+    choice, and `first_config` (tcpu's own, `TCPU_AUTOTUNE_FIRST_CONFIG`) skips the timing:
+    each tuning key runs the first config that survives pruning, as if it had won. For test
+    runs of a kernel library, which want each kernel's answer, not its fastest config: timing
+    every config on a CPU at a GPU's shapes can take longer than the test (17 configs timed
+    out a pooling test at 120 s). Off by default, also under tcpu's pytest plugin: Triton's
+    own autotuner tests, and any test of which config wins, need the timing."""
 
     cache = env_bool("TRITON_CACHE_AUTOTUNING")
     print = env_bool("TRITON_PRINT_AUTOTUNING")
+    first_config = env_bool("TCPU_AUTOTUNE_FIRST_CONFIG")
 
 
 class compilation_knobs(base_knobs):

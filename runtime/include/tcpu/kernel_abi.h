@@ -143,6 +143,23 @@ TCPU_API void tcpuKernelPrint(const tcpuPrintRecord* record);
 TCPU_API void tcpuKernelAssertFail(const tcpuAssertRecord* record);
 
 /*
+ * Atomics (tl.atomic_*): every atomic update is a critical section on the stripe of memory its
+ * address falls in (TCPU_ATOMIC_STRIPE_BYTES bytes, aligned), guarded by one lock word of
+ * tcpuKernelAtomicLocks: word (address / TCPU_ATOMIC_STRIPE_BYTES % TCPU_ATOMIC_STRIPES) *
+ * TCPU_ATOMIC_LOCK_STRIDE, 0 when free. One table per process, so that kernels of different
+ * modules and launches agree; memory shared with another process is not covered. A kernel takes
+ * a free lock itself (one compare-and-swap, acquire) and calls tcpuKernelAtomicWait only when it
+ * finds the lock taken; it frees it by storing 0 (release).
+ */
+#define TCPU_ATOMIC_STRIPE_BYTES 1024u
+#define TCPU_ATOMIC_STRIPES 4096u
+#define TCPU_ATOMIC_LOCK_STRIDE 16u /* lock words 64 bytes apart: one cache line each */
+TCPU_API extern uint32_t tcpuKernelAtomicLocks[TCPU_ATOMIC_STRIPES * TCPU_ATOMIC_LOCK_STRIDE];
+
+/* Waits until *lock is free, then takes it (acquire). */
+TCPU_API void tcpuKernelAtomicWait(uint32_t* lock);
+
+/*
  * Bounds checking (codegen's TCPU_JIT_CHECK_BOUNDS): checked kernels call these.
  */
 

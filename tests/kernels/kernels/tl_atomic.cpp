@@ -110,3 +110,24 @@ struct updates_only : tl::program {
   }
 };
 TL_KERNEL(updates_only, updates_only);
+
+// Block atomics whose lanes cross many stripes, from every program at once: a 16 x 128 block of
+// int32 at cells + 3 with rows 100 apart (rows of consecutive lanes, unaligned to any stripe),
+// columns < 97 on, each program adding 1 and keeping the old values (a ticket per program and
+// cell); a block of pointers (the same cells reversed: gathered lanes, lock runs); and a strided
+// row (every other element) where each program maxes in its id.
+struct block_tickets : tl::program {
+  void operator()(int32_t* cells, int32_t* tickets, int32_t* reversed, int32_t* strided) const {
+    const int32_t pid = program_id(0);
+    const auto rows = tl::arange<0, 16>();
+    const auto cols = tl::arange<0, 128>();
+    const auto offsets = tl::col(rows) * 100 + tl::row(cols);
+    const auto on = (tl::row(cols) < 97) & (tl::col(rows) >= 0);
+    const auto olds = tl::atomic_add(cells + 3 + offsets, 1, on);
+    tl::store(tickets + pid * 16 * 128 + tl::col(rows) * 128 + tl::row(cols), olds);
+    const auto lanes = tl::arange<0, 2048>();
+    tl::atomic_add(reversed + (1599 - lanes), 2, lanes < 1600);
+    tl::atomic_max(strided + lanes * 2, pid, lanes < 1000);
+  }
+};
+TL_KERNEL(block_tickets, block_tickets);

@@ -175,20 +175,50 @@ def test_one_config_is_never_timed():
     np.testing.assert_array_equal(out, x)
 
 
-def test_default_timer_is_do_bench_with_tritons_budgets():
+def test_first_config_knob_skips_the_timing(monkeypatch):
+    monkeypatch.setenv("TCPU_AUTOTUNE_FIRST_CONFIG", "1")
     kernel = AccumulateKernel()
-    tuned = autotune([Config({"BLOCK": 1, "COST": 8.0}), Config({"BLOCK": 2, "COST": 0.1})],
-                     key=["n"])(kernel)
+    bench = CountingBench()
+    # The first config that survives pruning: CONFIGS[0] is pruned away here.
+    tuned = autotune(CONFIGS, key=["n"], do_bench=bench,
+                     prune_configs_by={"early_config_prune":
+                                       lambda configs, nargs, **kw: configs[1:]})(kernel)
+    x, out = arrays()
+    tuned[(1,)](x, out, 16)
+    assert bench.calls == 0 and len(kernel.calls) == 1 and tuned.best_config is CONFIGS[1]
+    np.testing.assert_array_equal(out, x)
+    # Set in code rather than the environment: the same.
+    monkeypatch.delenv("TCPU_AUTOTUNE_FIRST_CONFIG")
+    with triton.knobs.autotuning.scope():
+        triton.knobs.autotuning.first_config = True
+        again = autotune(CONFIGS, key=["n"], do_bench=bench)(AccumulateKernel())
+        again[(1,)](*arrays(), 16)
+        assert bench.calls == 0 and again.best_config is CONFIGS[0]
+    # Off: every config is timed.
+    timed = autotune(CONFIGS, key=["n"], do_bench=bench)(AccumulateKernel())
+    timed[(1,)](*arrays(), 16)
+    assert bench.calls == len(CONFIGS) and timed.best_config is CONFIGS[1]
+
+
+def test_default_timer_stops_early_on_a_clearly_slower_config():
+    kernel = AccumulateKernel()
+    tuned = autotune([Config({"BLOCK": 2, "COST": 0.5}), Config({"BLOCK": 1, "COST": 30.0}),
+                      Config({"BLOCK": 4, "COST": 0.6})], key=["n"])(kernel)
     x, out = arrays()
     start = time.perf_counter()
     tuned[(1,)](x, out, 16)
     elapsed = time.perf_counter() - start
-    assert tuned.best_config.kwargs["BLOCK"] == 2
-    medians = {c.kwargs["COST"]: t[0] for c, t in tuned.configs_timings.items()}
-    assert all(len(t) == 3 for t in tuned.configs_timings.values())  # median, p20, p80
-    assert medians[0.1] >= 0.1 and medians[8.0] >= 8.0
-    # 25 ms warm-up and 100 ms of timed runs per config, cache sweeps included.
-    assert 0.2 <= tuned.bench_time <= elapsed <= 2.0
+    assert tuned.best_config.kwargs["BLOCK"] in (2, 4)
+    runs = {b: sum(1 for c in kernel.calls if c["BLOCK"] == b) for b in (1, 2, 4)}
+    # The slow one: a warming run and one timed run (60x the best so far) and no more.
+    assert runs[1] == 2
+    # The others: a warming run, then at least 3 timed runs, at most the 40 ms budget's
+    # (plus the real launch of the winner).
+    assert all(4 <= runs[b] <= 1 + 100 + 1 for b in (2, 4))
+    timings = tuned.configs_timings
+    assert all(len(t) == 3 for t in timings.values())  # median, p20, p80
+    assert {c.kwargs["COST"]: t[0] for c, t in timings.items()}[30.0] >= 30.0
+    assert tuned.bench_time <= elapsed <= 2.0
 
 
 def test_deprecated_warmup_and_rep_still_set_the_budgets():

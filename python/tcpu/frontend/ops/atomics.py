@@ -1,6 +1,7 @@
 """Atomics: add, and, or, xor, xchg, min, max, cas; each returns the old value(s).
-sem and scope are accepted: every tl atomic is sequentially consistent, which is at
-least as strong as any of Triton's semantics."""
+sem and scope are accepted: every tl atomic is acq_rel per element (made under a lock of
+its address's stripe, kernels/include/tcpu/tl/platform.h), which is at least as strong as any
+of Triton's semantics, and process-wide, which is any scope's."""
 
 from __future__ import annotations
 
