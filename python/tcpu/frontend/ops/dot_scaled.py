@@ -78,7 +78,9 @@ def _scaled(cx: OpContext, v: Value, scale: Any, rows: int, k: int, batch: int |
         raise cx.error(f"{side}_scale must hold e8m0 values as uint8, got {s.dtype}")
     expected = ([batch] if batch else []) + [rows, k // 32]
     if k % 32 or list(s.shape) != expected:
-        raise cx.error(f"{side}_scale must be a tensor of shape {expected}. Got {list(s.shape)}")
+        # Triton's message shows the shape's items as it holds them (constexprs: ['32', '4']).
+        raise cx.error(f"{side}_scale must be a tensor of shape {expected}. Got "
+                       f"{[str(d) for d in s.shape]}")
     fast = "true" if fast_math else "false"
     return cx.bind("mx", f"tl::apply_mx_scale<{k_axis}, {batch or 1}, {fast}>("
                    f"{v.expr}, {_block(cx, s).expr})", v.dtype, v.shape)
