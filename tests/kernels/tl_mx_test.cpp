@@ -1,5 +1,5 @@
 // tl/mx.h, the element work of tl.dot_scaled: e2m1 unpacking along either axis and e8m0 scales
-// applied along K (the lhs by rows, the rhs by columns, batched), against values written here
+// applied along K (the lhs by rows, the rhs by columns), against values written here
 // from the formats' definitions.
 #include <gtest/gtest.h>
 
@@ -38,28 +38,27 @@ TEST(TlMx, LhsScalesByRowAndGroupOf32) {
     v.v[k] = static_cast<tl::bfloat16>(1.5f);
   tl::Block<uint8_t, 2, 2> s;
   s.v[0] = 127, s.v[1] = 130, s.v[2] = 0, s.v[3] = 0xff; // 1, 8, 0 (bits shifted in), NaN
-  const auto out = tl::apply_mx_scale<1, 1, false>(v, s);
+  const auto out = tl::apply_mx_scale<1, false>(v, s);
   EXPECT_EQ(static_cast<float>(out.at(0, 31)), 1.5f);
   EXPECT_EQ(static_cast<float>(out.at(0, 32)), 12.0f);
   EXPECT_EQ(static_cast<float>(out.at(1, 0)), 0.0f);
   EXPECT_TRUE(std::isnan(static_cast<float>(out.at(1, 63))));
-  const auto fast = tl::apply_mx_scale<1, 1, true>(v, s); // the scale is infinity
+  const auto fast = tl::apply_mx_scale<1, true>(v, s); // the scale is infinity
   EXPECT_TRUE(std::isinf(static_cast<float>(fast.at(1, 63))));
 }
 
-TEST(TlMx, RhsScalesAreGivenPerColumnAndBatch) {
-  // Two batches of [K = 32, N = 2], held as [64, 2]; scales [B * N, K / 32] = [4, 1].
+TEST(TlMx, RhsScalesAreGivenPerColumn) {
+  // [K = 64, N = 2]; scales [N, K / 32] = [2, 2].
   tl::Block<tl::float16, 64, 2> v;
   for (int k = 0; k < 128; ++k)
     v.v[k] = static_cast<tl::float16>(1.0f);
-  tl::Block<uint8_t, 4, 1> s;
+  tl::Block<uint8_t, 2, 2> s;
   for (int r = 0; r < 4; ++r)
-    s.v[r] = static_cast<uint8_t>(124 + r); // batch b, column n: 2^(b * 2 + n - 3)
-  const auto out = tl::apply_mx_scale<0, 2, false>(v, s);
-  for (int b = 0; b < 2; ++b)
-    for (int k = 0; k < 32; ++k)
-      for (int n = 0; n < 2; ++n)
-        EXPECT_EQ(static_cast<float>(out.at(b * 32 + k, n)), std::ldexp(1.0f, b * 2 + n - 3));
+    s.v[r] = static_cast<uint8_t>(124 + r); // column n, group g: 2^(n * 2 + g - 3)
+  const auto out = tl::apply_mx_scale<0, false>(v, s);
+  for (int k = 0; k < 64; ++k)
+    for (int n = 0; n < 2; ++n)
+      EXPECT_EQ(static_cast<float>(out.at(k, n)), std::ldexp(1.0f, n * 2 + k / 32 - 3));
 }
 
 TEST(TlMx, Fp16ScalesRoundThroughFp32) {

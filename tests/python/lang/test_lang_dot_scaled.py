@@ -3,6 +3,8 @@ are) with e8m0 scales (uint8, one per 32 elements along K; the rhs's given [N, K
 Triton lowers it on GPUs without MX instructions: each operand widened to bf16 (fp16 where
 either is fp16), times 2^(s - 127) in that type (s = 0 gives 0: the scale is made by shifting s
 into the exponent field), NaN where s = 0xff unless fast_math, then a dot accumulating in fp32.
+Batched (rank-3) operands without scales are multiplied per batch; with scales they are refused
+(Triton 3.6 types only 2-D scales).
 
 The references are NumPy: the formats decoded from their fields, the scales as powers of two,
 a float64 product. Values and scales are chosen so that every scaled element is exact in the
@@ -150,32 +152,29 @@ def test_nan_scale_gives_nan_unless_fast_math(fast_math, device):
 
 
 @triton.jit
-def _batched_kernel(A, B, B_SCALE, OUT, BATCH: tl.constexpr, M: tl.constexpr, N: tl.constexpr,
+def _batched_kernel(A, B, OUT, BATCH: tl.constexpr, M: tl.constexpr, N: tl.constexpr,
                     K: tl.constexpr):
     bi = tl.arange(0, BATCH)[:, None, None]
     a = tl.load(A + bi * (M * K) + tl.arange(0, M)[None, :, None] * K
                 + tl.arange(0, K)[None, None, :])
     b = tl.load(B + bi * (K // 2 * N) + tl.arange(0, K // 2)[None, :, None] * N
                 + tl.arange(0, N)[None, None, :])
-    s = tl.load(B_SCALE + bi * (N * (K // 32)) + tl.arange(0, N)[None, :, None] * (K // 32)
-                + tl.arange(0, K // 32)[None, None, :])
-    c = tl.dot_scaled(a, None, "bf16", b, s, "e2m1")
+    c = tl.dot_scaled(a, None, "bf16", b, None, "e2m1")
     tl.store(OUT + bi * (M * N) + tl.arange(0, M)[None, :, None] * N
              + tl.arange(0, N)[None, None, :], c)
 
 
-def test_batched_operands_read_their_own_scales(device):
+def test_batched_operands_unpack_per_batch(device):
     B, M, N, K = 2, 16, 16, 64
     gen = np.random.default_rng(13)
     a_data = np.stack([operand("bf16", (M, K), 1, True, gen)[0] for _ in range(B)])
     packs = [operand("e2m1", (K, N), 0, True, gen) for _ in range(B)]
     b_data, b = np.stack([p[0] for p in packs]), np.stack([p[1] for p in packs])
-    s = gen.integers(120, 135, (B, N, K // 32)).astype(np.uint8)
-    expected_b = b * np.repeat(scales(s), 32, axis=2).transpose(0, 2, 1)
     out = torch.empty((B, M, N), dtype=torch.float32, device=device)
     _batched_kernel[(1,)](to_device(a_data, "bf16", device), torch.from_numpy(b_data).to(device),
-                          torch.from_numpy(s).to(device), out, BATCH=B, M=M, N=N, K=K)
-    assert_dot_close(out.cpu().numpy(), a_data.astype(np.float64), expected_b)
+                          out, BATCH=B, M=M, N=N, K=K)
+    for i in range(B):
+        assert_dot_close(out.cpu().numpy()[i], a_data[i].astype(np.float64), b[i])
 
 
 @triton.jit
@@ -186,19 +185,24 @@ def _refused_kernel(A, B, OUT, CASE: tl.constexpr):
         c = tl.dot_scaled(a, None, "e4m3", b, None, "e4m3", lhs_k_pack=False)
     elif CASE == 1:  # a scale of the wrong shape
         c = tl.dot_scaled(a, tl.full((16, 4), 127, tl.uint8), "e4m3", b, None, "e4m3")
-    else:  # a format Triton does not know
+    elif CASE == 2:  # a format Triton does not know
         c = tl.dot_scaled(a, None, "e3m4", b, None, "e4m3")
+    else:  # batched operands with scales (Triton 3.6 types 2-D scales only)
+        a3 = tl.reshape(a, (2, 8, 64))
+        b3 = tl.reshape(tl.join(b, b).permute(2, 0, 1), (2, 64, 16))
+        c = tl.reshape(tl.dot_scaled(a3, tl.full((2, 8, 2), 127, tl.uint8), "e4m3", b3, None,
+                                     "e4m3"), (16, 16))
     tl.store(OUT + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], c)
 
 
 @pytest.mark.skipif(REAL_TRITON, reason="Triton raises AssertionError/ValueError inside; tcpu's "
                     "compile errors name the cause")
-@pytest.mark.parametrize("case", [0, 1, 2])
+@pytest.mark.parametrize("case", [0, 1, 2, 3])
 def test_what_triton_refuses_is_refused(case, device):
     a = torch.zeros((16, 64), dtype=torch.uint8, device=device)
     b = torch.zeros((64, 16), dtype=torch.uint8, device=device)
     out = torch.empty((16, 16), dtype=torch.float32, device=device)
     with pytest.raises(triton.CompilationError,
                        match=["packed along a dimension", "lhs_scale must be a tensor of shape",
-                              "Invalid float format"][case]):
+                              "Invalid float format", "rank-3 operands with a lhs_scale"][case]):
         _refused_kernel[(1,)](a, b, out, CASE=case)

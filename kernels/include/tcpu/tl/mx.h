@@ -62,25 +62,22 @@ TL_INLINE auto unpack_e2m1(const Block<uint8_t, R, C>& x) {
   return out;
 }
 
-// apply_mx_scale<KAxis, Batch, FastMath>(v, scale): v (an operand widened to T) times its e8m0
-// scales, rounded to T. The lhs ([M, K], KAxis 1) reads scale[m][k / 32]; the rhs ([K, N],
-// KAxis 0) reads scale[n][k / 32] (its scales are given [N, K / 32], not transposed). Batched
-// operands of rank 3 come as tl holds them ([B * M, K] and [B * K, N], scales [B * M, K / 32]
-// and [B * N, K / 32]); Batch is B. Without FastMath a scale of 0xff (NaN) gives NaN.
-template <int KAxis, int Batch, bool FastMath, class T, int R, int C, int SR, int SC>
+// apply_mx_scale<KAxis, FastMath>(v, scale): v (an operand widened to T) times its e8m0 scales,
+// rounded to T. The lhs ([M, K], KAxis 1) reads scale[m][k / 32]; the rhs ([K, N], KAxis 0)
+// reads scale[n][k / 32] (its scales are given [N, K / 32], not transposed). Without FastMath a
+// scale of 0xff (NaN) gives NaN.
+template <int KAxis, bool FastMath, class T, int R, int C, int SR, int SC>
 TL_INLINE Block<T, R, C> apply_mx_scale(const Block<T, R, C>& v,
                                         const Block<uint8_t, SR, SC>& scale) {
   static_assert(KAxis == 0 || KAxis == 1, "apply_mx_scale: KAxis is 0 or 1");
-  static_assert(R % Batch == 0, "apply_mx_scale: rows are Batch blocks of rows");
-  constexpr int K = KAxis == 1 ? C : R / Batch;
+  constexpr int K = KAxis == 1 ? C : R;
   static_assert(K % 32 == 0 && SC == K / 32, "apply_mx_scale: one scale per 32 elements along K");
-  static_assert(SR == (KAxis == 1 ? R : Batch * C), "apply_mx_scale: one row of scales per row "
-                                                    "of the lhs, per column of the rhs");
+  static_assert(SR == (KAxis == 1 ? R : C), "apply_mx_scale: one row of scales per row of the "
+                                            "lhs, per column of the rhs");
   Block<T, R, C> out;
   for (int i = 0; i < R; ++i)
     for (int j = 0; j < C; ++j) {
-      const int b = i / (R / Batch), k = KAxis == 1 ? j : i % K;
-      const uint8_t s = KAxis == 1 ? scale.v[i * SC + k / 32] : scale.v[(b * C + j) * SC + k / 32];
+      const uint8_t s = KAxis == 1 ? scale.v[i * SC + j / 32] : scale.v[j * SC + i / 32];
       const float product =
           static_cast<float>(v.v[i * C + j]) * static_cast<float>(detail::e8m0Scale<T>(s));
       out.v[i * C + j] = detail::convertTo<T>(

@@ -26,6 +26,10 @@ def map_elementwise(cx: OpContext, scalar_fn: Any, *args: Any, pack: Any = 1) ->
     shape: tuple[int, ...] = ()
     for v in vals:
         shape = broadcast_shapes(cx, shape, v.shape)
+    if not shape:
+        # Triton's tt.map_elementwise takes ranked tensors only (its verifier refuses scalars).
+        raise cx.error("map_elementwise: at least one operand must be a block (Triton's op "
+                       "maps over tensors, not scalars)")
     numel = 1
     for d in shape:
         numel *= d
@@ -45,10 +49,6 @@ def map_elementwise(cx: OpContext, scalar_fn: Any, *args: Any, pack: Any = 1) ->
         if result_dtypes[j::pack] != outputs:
             raise cx.error("map_elementwise: type mismatch in unpacked results "
                            f"({[str(d) for d in result_dtypes]} with pack={pack})")
-    if not shape:  # scalars in, scalars out: one call
-        called = cx.emit.bind("mapped", f"({lam})({', '.join(v.expr for v in vals)})")
-        return _results(cx, called, outputs, ())
-
     fn = cx.emit.bind("scalar_fn", lam)
     # Block operands as blocks of the result's shape, indexed by element; scalars as they are.
     elements = []
@@ -81,7 +81,7 @@ def map_elementwise(cx: OpContext, scalar_fn: Any, *args: Any, pack: Any = 1) ->
 
 
 def _results(cx: OpContext, name: str, dtypes: list[Any], shape: tuple[int, ...]) -> Any:
-    """The outputs held in `name`: one value, or a tuple taken from its std::tuple."""
+    """The outputs held in `name`: one block, or a tuple taken from its std::tuple."""
     if len(dtypes) == 1:
         return Value(name, dtypes[0], shape)
     return tuple(cx.bind("mapped", f"std::get<{m}>({name})", d, shape)
