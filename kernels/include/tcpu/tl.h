@@ -12,6 +12,7 @@
 #include "tcpu/tl/index.h"
 #include "tcpu/tl/math_extra.h"
 #include "tcpu/tl/memory.h"
+#include "tcpu/tl/mx.h"
 #include "tcpu/tl/program.h"
 #include "tcpu/tl/random.h"
 #include "tcpu/tl/random_blocks.h"

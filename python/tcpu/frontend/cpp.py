@@ -11,7 +11,7 @@ _CTYPES = {
     "int1": "bool", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
     "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
     "fp16": "tl::float16", "bf16": "tl::bfloat16", "fp32": "float", "fp64": "double",
-    "fp8e5": "tl::float8e5", "fp8e4nv": "tl::float8e4nv",
+    "fp8e5": "tl::float8e5", "fp8e4nv": "tl::float8e4nv", "fp8e4b15": "tl::float8e4b15",
 }
 
 

@@ -84,8 +84,6 @@ REFUSED: dict[str, dict[str, str]] = {
          "tcpu's front end has its own"),
         ("target_info", "queries of the GPU target (is_cuda, cuda_capability_geq, ...): "
          "tcpu has no GPU target"),
-        ("dot_scaled", "microscaled (MX) formats: " + _NOT_YET),
-        ("map_elementwise", _NOT_YET),
         ("pair_uniform_to_normal philox_impl", "internal steps of tl.randn / tl.philox: "
          + _NOT_YET),
     ),

@@ -149,10 +149,18 @@ class Calls(LowererCore):
 
     def combine_lambda(self, node: ast.AST, fn: Any, dtypes: list[tlc.dtype]
                        ) -> tuple[str, list[tlc.dtype]]:
-        """A @jit combine_fn as a C++ lambda over scalars of `dtypes`."""
+        """A @jit combine_fn as a C++ lambda over scalars of `dtypes`, its results converted to
+        the dtypes of its first parameters (a reduction's accumulators keep their type)."""
+        return self.scalar_lambda(node, fn, dtypes, "combine_fn", convert_results=True)
+
+    def scalar_lambda(self, node: ast.AST, fn: Any, dtypes: list[tlc.dtype], what: str,
+                      convert_results: bool) -> tuple[str, list[tlc.dtype]]:
+        """A @jit function as a C++ lambda over scalars of `dtypes`, returning its result (a
+        pair or a std::tuple for several) and their dtypes: those of the first parameters when
+        `convert_results`, else the function's own."""
         fn = unwrap(fn)
         if not isinstance(fn, KernelDef):
-            raise self.error(node, "combine_fn must be a @triton.jit function")
+            raise self.error(node, f"{what} must be a @triton.jit function")
         params = [self.emit.fresh("arg") for _ in dtypes]
         values = [Value(p, d) for p, d in zip(params, dtypes)]
         with self.emit.capture() as lines:
@@ -161,12 +169,14 @@ class Calls(LowererCore):
             outs = tuple(self.cx(node).value(o) for o in outs)
             for o in outs:
                 if o.shape:
-                    raise self.error(node, "combine_fn must return scalars")
+                    raise self.error(node, f"{what} must return scalars")
+            targets = list(dtypes[:len(outs)]) if convert_results else [o.dtype for o in outs]
+            exprs = [convert(o, d).expr for o, d in zip(outs, targets)]
             if len(outs) == 1:
-                ret = convert(outs[0], dtypes[0]).expr
+                ret = exprs[0]
             else:
                 ret = ("std::make_pair(" if len(outs) == 2 else "std::make_tuple(") + ", ".join(
-                    convert(o, d).expr for o, d in zip(outs, dtypes)) + ")"
+                    exprs) + ")"
             self.emit.line(f"return {ret};")
         head = ", ".join(f"{cpp.ctype(d)} {p}" for p, d in zip(params, dtypes))
         body = "\n".join(l for l in lines)

@@ -278,6 +278,11 @@ class Statements(LowererCore):
             fields = [self._merge(f"{name}.{f}", getattr(a, f), getattr(b, f), node, decls,
                                   then_assigns, else_assigns) for f in ("base", "shape", "strides")]
             return dataclasses.replace(a, base=fields[0], shape=fields[1], strides=fields[2])
+        if name.startswith(RETURN) and (is_number(a) or is_number(b)) and not (
+                is_number(a) and is_number(b) and a == b):
+            # Triton's return makes a number a tensor (to_tensor): branches that return
+            # different numbers return one run-time scalar of the numbers' dtype.
+            a, b = (self.cx(node).value(x) if is_number(x) else x for x in (a, b))
         if not isinstance(a, Value) or not isinstance(b, Value):
             if not isinstance(a, Value) and not isinstance(b, Value) and a == b:
                 return a

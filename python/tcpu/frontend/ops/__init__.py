@@ -21,5 +21,5 @@ def op(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 def load_all() -> None:
     """Imports every op module (each registers its ops)."""
-    from . import (arith, atomics, creation, debug, descriptors, dot_ops,  # noqa: F401
-                   math_ops, memory, program, random_ops, reduce_ops, shape)
+    from . import (arith, atomics, creation, debug, descriptors, dot_ops, dot_scaled,  # noqa: F401
+                   map_ops, math_ops, memory, program, random_ops, reduce_ops, shape)

@@ -293,7 +293,7 @@ def cast(cx: OpContext, x: Any, dtype: tl.dtype, bitcast: bool = False,
     narrowing = dtype.primitive_bitwidth < v.dtype.primitive_bitwidth
     if (v.dtype.is_fp8() or dtype.is_fp8()) and v.dtype != dtype:
         _check_fp8_conversion(cx, v, dtype, rounding)
-    if rounding == "rtz" and v.dtype.is_floating() and narrowing:
+    if rounding == "rtz" and v.dtype.is_floating() and narrowing and dtype.name != "fp8e4b15":
         return Value(f"tl::cast_rtz<{cpp.ctype(dtype)}>({v.expr})", dtype, v.shape)
     return convert(v, dtype)
 
@@ -310,6 +310,14 @@ def _check_fp8_conversion(cx: OpContext, v: Value, dtype: tl.dtype, rounding: An
     if other.name == "fp64":
         raise cx.error(f"cannot convert {v.dtype} to {dtype}: Triton cannot compile fp8 <-> "
                        "fp64 conversions for NVIDIA GPUs; go through tl.float32")
+    if "fp8e4b15" in (v.dtype.name, dtype.name):
+        # Converted in software (Triton's convert_custom_float8, GPUs before sm_90): fp16 and
+        # fp32 only; the rounding asked for is not read (fp32 goes to fp16 toward zero, then
+        # rounds half up to fp8).
+        if other.name not in ("fp16", "fp32"):
+            raise cx.error(f"cannot convert {v.dtype} to {dtype}: Triton converts float8e4b15 "
+                           "to and from fp16 and fp32 only; go through tl.float32")
+        return
     if rounding == "rtz" and dtype.is_fp8() and (v.dtype.name, dtype.name) != ("fp32", "fp8e5"):
         raise cx.error(f"fp_downcast_rounding='rtz' from {v.dtype} to {dtype}: Triton's NVIDIA "
                        "backend rounds toward zero to fp8 only from fp32 to float8e5")

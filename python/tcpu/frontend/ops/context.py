@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..emitter import Emitter
 
 
-_TL_NAMES = {"fp8e5": "float8e5", "fp8e4nv": "float8e4nv"}
+_TL_NAMES = {"fp8e5": "float8e5", "fp8e4nv": "float8e4nv", "fp8e4b15": "float8e4b15"}
 
 
 class BuiltinError(ValueError):
