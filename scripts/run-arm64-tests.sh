@@ -34,7 +34,7 @@ cmake --build "$build_dir"
 # - a guest killed by SIGSEGV/SIGBUS reaches its parent as SIGABRT (qemu aborts), and so does
 #   exit_group from a library initializer while threads run: the death tests that expect them;
 # - GridLaunch.MoreThan2To32Programs: 2^32 empty programs, 3 minutes emulated (0.5 s native).
-excluded='^(CrashReport\.(WildPointer|ProgramsRunInOneEntryCall|CanBeTurnedOff|FaultsOutsideKernels'
+excluded='^(CrashReport\.(WildPointer|ProgramsRunInOneEntryCall|CanBeTurnedOff|FaultsAfterLaunchesNameTheLastKernels'
 excluded+='|KernelsWhoseProgramsWaitRunInRunsOf16Programs|AChosenScheduleAppliesToKernelsWhoseProgramsWait'
 excluded+='|KernelsOfAbiV1RunGuided)'
 excluded+='|GuardedMemory\.(AWriteJustPastTheEnd|TheAlignmentPaddingIsNotCaught|AKernelRunningOffTheEnd|TheEnvironmentGuardsEveryAllocation)'
