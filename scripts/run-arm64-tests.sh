@@ -43,12 +43,14 @@ jobs="$(nproc)"
 ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs" -E "$excluded"
 # tl::dot's register tiles on Arm are NEON's (vector FMAs by element: fmla vN.4s) and math
 # calls SLEEF's AdvSIMD variants: checked in the AOT objects, so that a scalar fallback fails.
+# (grep reads all of its input, not -q: under pipefail, -q's early exit would fail the pipe with
+# the writer's SIGPIPE.)
 aot_objects="$build_dir/tests/aot_cross"
 matmul_object="$(find "$aot_objects" -name 'matmul_f32.*.o' | head -n 1)"
 softmax_object="$(find "$aot_objects" -name 'softmax_1024.*.o' | head -n 1)"
-llvm-objdump-19 -d "$matmul_object" | grep -qE 'fmla[[:space:]]+v[0-9]+\.4s' ||
+llvm-objdump-19 -d "$matmul_object" | grep -E 'fmla[[:space:]]+v[0-9]+\.4s' >/dev/null ||
   { echo "run-arm64-tests: no NEON FMAs in $matmul_object (tl::dot)" >&2; exit 1; }
-llvm-nm-19 "$softmax_object" | grep -qE 'Sleef_[a-z0-9]+_u[0-9]+advsimd' ||
+llvm-nm-19 "$softmax_object" | grep -E 'Sleef_[a-z0-9]+_u[0-9]+advsimd' >/dev/null ||
   { echo "run-arm64-tests: no SLEEF AdvSIMD call in $softmax_object" >&2; exit 1; }
 # tcpu-rt, the runtime-only tool, runs on Arm too.
 qemu-aarch64 -L "$sysroot" "$build_dir/tools/tcpu-rt" --help >/dev/null
