@@ -80,7 +80,7 @@ _LIBDEVICE = _refusals(
 REFUSED: dict[str, dict[str, str]] = {
     "language": _refusals(
         ("bitonic_merge", "a helper of Triton's sort (standard.py): " + _NOT_YET),
-        ("constexpr_type slice", "types of Triton's compiler (its code generator makes them); "
+        ("slice", "a type of Triton's compiler (its code generator makes it); "
          "tcpu's front end has its own"),
         ("target_info", "queries of the GPU target (is_cuda, cuda_capability_geq, ...): "
          "tcpu has no GPU target"),

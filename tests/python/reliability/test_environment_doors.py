@@ -54,6 +54,7 @@ ELSEWHERE = {
     "SDKROOT": "clang's",
     "TRITON_DEBUG": "Triton's reading: every value means something",
     "TRITON_PRINT_AUTOTUNING": "Triton's reading", "TRITON_CACHE_AUTOTUNING": "Triton's reading",
+    "TCPU_AUTOTUNE_FIRST_CONFIG": "a knob's boolean, read as Triton reads TRITON_PRINT_AUTOTUNING",
     "TRITON_PROTON_DISABLE": "Triton's reading (a boolean)",
     "TCPU_XCHECK_MODE": "tcpu.testing.xcheck raises XcheckError naming the value",
     "TCPU_BENCH": "only `full` means anything",
