@@ -174,7 +174,7 @@ Matrix reference(const Matrix& a, const Matrix& b, const Matrix* acc, Kind out, 
   return c;
 }
 
-// How the kernel calls dot (tests/kernels/kernels/tl_dot.cpp).
+// How the kernel calls dot (tests/kernels/tl_kernels/kernels/tl_dot.cpp).
 enum class Form {
   withAcc,  // out = dot(a, b, acc)
   noAcc,    // out = dot_out<OutT>(a, b), or dot(a, b)

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "tutorial_test_support.hpp"
+#include "tutorials/tutorial_test_support.hpp"
 
 namespace tcpu::test {
 
