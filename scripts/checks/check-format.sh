@@ -3,7 +3,7 @@
 # script lost its executable bit (a rewrite can drop it, and run-tests.sh would then fail only when
 # it reaches that stage, half an hour in).
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$here"
 format="$(command -v clang-format-19 || true)"
 [ -z "$format" ] && [ "$(uname -s)" = Darwin ] && format="$(brew --prefix llvm@19)/bin/clang-format"

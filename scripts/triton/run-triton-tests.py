@@ -4,7 +4,7 @@ per-function counts: cases passed, failed, in error and skipped, whether Triton 
 function `interpreter`, and a summary (functions passing all their cases, passing none, and the
 interpreter-marked ones passing all). docs/triton-tests.md says how to read the figures.
 
-  PYTHONPATH=$PWD/build-clang/python /work/main/.venv/bin/python scripts/run-triton-tests.py \\
+  PYTHONPATH=$PWD/build-clang/python /work/main/.venv/bin/python scripts/triton/run-triton-tests.py \\
       --triton-tests /work/triton-tests --sample 3 -n 2 [--markdown out.md] [files...]
 
 Triton's files are located (never copied into this tree) with --triton-tests DIR or

@@ -7,7 +7,7 @@
 # machine's target: those paths are the JIT's.
 # A host without AVX-512 already is the x86-64-v3 path (AVX2 + FMA, 256-bit vectors): the main
 # test run covered it, so that pass is skipped there (TCPU_TARGET_TESTS_ALL=1 runs it anyway).
-#   scripts/run-target-tests.sh BUILD_DIR [CPU...]   (default: x86-64-v3 x86-64)
+#   scripts/platforms/run-target-tests.sh BUILD_DIR [CPU...]   (default: x86-64-v3 x86-64)
 set -euo pipefail
 build_dir="${1:?usage: run-target-tests.sh BUILD_DIR [CPU...]}"
 shift

@@ -4,7 +4,7 @@
 # and ld.lld installed into the package: cmake/TcpuBundleToolchain.cmake), then `auditwheel
 # repair`, which copies the shared libraries it links beyond glibc, libstdc++ and libgcc (LLVM,
 # clang, SLEEF, libomp and theirs) into the wheel (tcpu.libs/) and points the run paths there.
-#   scripts/build-wheel.sh [PYTHON [OUTPUT_DIR]]
+#   scripts/packaging/build-wheel.sh [PYTHON [OUTPUT_DIR]]
 # PYTHON (default scripts/find-python.sh's) must have pyproject.toml's build requirements and
 # auditwheel (scripts/venv-requirements.txt; no build isolation, nothing is downloaded); the wheel
 # is for its CPython version. OUTPUT_DIR defaults to dist/. The platform tag is manylinux_2_36:
@@ -12,7 +12,7 @@
 # that no newer glibc or libstdc++ symbol is used). The build directory build-wheel-<python>/ is
 # kept for the next run; with ccache it reuses scripts/build.sh's objects.
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 python="${1:-$("$here/scripts/find-python.sh")}"
 output="$(mkdir -p "${2:-$here/dist}" && cd "${2:-$here/dist}" && pwd)"
 platform="${TCPU_WHEEL_PLATFORM:-manylinux_2_36_$(uname -m)}"

@@ -10,16 +10,16 @@
 # built by the tool tests): reports go to files under <build>/sanitizer-reports/ and are printed.
 # tests/sanitizers/README.md says what is checked, what is not, and why.
 #
-#   scripts/run-sanitizers.sh [asan] [tsan]          # default: both
+#   scripts/hardening/run-sanitizers.sh [asan] [tsan]          # default: both
 #
 # Environment: TCPU_SANITIZER_JOBS (ninja -j and ctest --parallel, default: all cores),
 # TCPU_ASAN_BUILD_DIR (default build-asan), TCPU_TSAN_BUILD_DIR (default build-tsan),
 # TCPU_ASAN_FUZZERS=1 (the asan build also builds the libFuzzer targets, its code instrumented for
-# them as scripts/run-fuzzers.sh would: that script then runs them from there with
+# them as scripts/hardening/run-fuzzers.sh would: that script then runs them from there with
 # TCPU_FUZZ_BUILD_DIR=<asan build> TCPU_FUZZ_REUSE_BUILD=1; one build instead of two in CI).
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 jobs="${TCPU_SANITIZER_JOBS:-$( (command -v nproc >/dev/null && nproc) || sysctl -n hw.ncpu)}"
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(asan tsan)

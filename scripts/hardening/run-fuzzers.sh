@@ -3,7 +3,7 @@
 # -fsanitize=fuzzer,address,undefined in their own build directory, and runs each for a
 # bounded time over a copy of its seed corpus (the checked-in corpus is never modified).
 #
-#   scripts/run-fuzzers.sh [SECONDS] [TARGET...]     # default: 60 s each, all targets
+#   scripts/hardening/run-fuzzers.sh [SECONDS] [TARGET...]     # default: 60 s each, all targets
 #
 # Environment: TCPU_FUZZ_BUILD_DIR (default build-fuzz), TCPU_FUZZ_REUSE_BUILD=1 (that directory
 # is configured already, with the fuzz targets and the sanitizers: run-sanitizers.sh's asan build
@@ -19,7 +19,7 @@
 # and check it in under tests/fuzz/regressions/<target>/ once fixed (tests/fuzz/README.md).
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${TCPU_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${1:-60}"
 shift || true

@@ -4,7 +4,7 @@
 # private state directory (DIR/apt) that knows only arm64, instead of
 # `dpkg --add-architecture arm64`, which would change what the machine's apt installs.
 # Idempotent: the packages are fetched once, and a finished sysroot is not touched again.
-#   scripts/arm64-sysroot.sh DIR [full]
+#   scripts/platforms/arm64-sysroot.sh DIR [full]
 # Without `full`: what the runtime-only build links and runs with (listed one by one, about
 # 12 MB). With `full`: also Debian's arm64 LLVM 19, clang, lld, compiler-rt, Python 3 with numpy
 # and pytest, with everything they depend on (apt resolves it: about 150 packages, 215 MB, 1.5 GB

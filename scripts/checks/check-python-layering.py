@@ -14,7 +14,7 @@ shares; the ops; the lowering; the generator; the build route; the launch.
 
 Every import that runs counts, function-local ones included (an import moved into a function to
 dodge a circle is still a circle); imports under `if TYPE_CHECKING:` (annotations only) do not.
-  scripts/check-python-layering.py [source-dir]   (default: this checkout)"""
+  scripts/checks/check-python-layering.py [source-dir]   (default: this checkout)"""
 
 from __future__ import annotations
 
@@ -132,7 +132,8 @@ def check(source_dir: str) -> list[str]:
         if module in EXTENSIONS:
             continue
         if floor_of(module, FLOORS) is None:
-            errors.append(f"{path}: {module} is in no floor of scripts/check-python-layering.py")
+            errors.append(f"{path}: {module} is in no floor of "
+                          "scripts/checks/check-python-layering.py")
             continue
         for line, target in imports(module, path, known):
             if target not in known:
@@ -151,7 +152,7 @@ def check(source_dir: str) -> list[str]:
                 theirs = floor_of(target, FRONTEND, "tcpu.frontend.")
                 if mine is None:
                     errors.append(f"{path}: {module} is in no floor of the front end "
-                                  "(FRONTEND in scripts/check-python-layering.py)")
+                                  "(FRONTEND in scripts/checks/check-python-layering.py)")
                 elif theirs is not None and theirs > mine:
                     errors.append(f"{path}:{line}: {module} imports {target}, a floor of the "
                                   f"front end above it ({FRONTEND[theirs][0]} over "
@@ -198,7 +199,7 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def main() -> int:
     source_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(
-        os.path.dirname(os.path.abspath(__file__)))
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     errors = check(source_dir)
     if errors:
         print("\n".join(errors), file=sys.stderr)

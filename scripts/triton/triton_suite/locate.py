@@ -25,7 +25,7 @@ Triton's test files were not found. Give one of:
                        `git archive` into a cache directory
 for example:
   git clone --filter=blob:none https://github.com/triton-lang/triton /tmp/triton
-  scripts/run-triton-tests.py --triton-git /tmp/triton"""
+  scripts/triton/run-triton-tests.py --triton-git /tmp/triton"""
 
 
 class NotFound(Exception):

@@ -2,7 +2,7 @@
 # macOS's C++ library, checked on Linux: builds what needs no LLVM (the runtime, tcpu-rt, the
 # runtime tests and tl's host-compiled tests) with clang-19 and LLVM's libc++ instead of
 # libstdc++, warnings as errors, and runs those tests (docs/platforms.md).
-#   scripts/run-libcxx-tests.sh [BUILD_DIR]   (default: build-libcxx)
+#   scripts/platforms/run-libcxx-tests.sh [BUILD_DIR]   (default: build-libcxx)
 # Codegen, the tools that use it and the Python extension are left out: they link Debian's
 # libLLVM and libclang-cpp, which are compiled against libstdc++, and their interfaces pass
 # std::string, std::vector and std::unique_ptr, which are other types under libc++ (its std::__1
@@ -14,7 +14,7 @@
 # headers searches first, and GoogleTest's <cxxabi.h> in the normal build then is libc++abi's
 # (it no longer compiles).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 build_dir="$(mkdir -p "${1:-$root/build-libcxx}" && cd "${1:-$root/build-libcxx}" && pwd)"
 gtest_source=/usr/src/googletest # Debian's libgtest-dev ships the sources too
 [ -d "$gtest_source" ] || { echo "run-libcxx-tests: no $gtest_source (libgtest-dev)" >&2; exit 1; }

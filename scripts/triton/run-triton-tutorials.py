@@ -4,7 +4,7 @@ under `python -m tcpu` (kernels on the CPU), and prints per tutorial: passed / s
 failed for a GPU-only reason / failed in its own PyTorch reference / failed, why, and how long
 it took. docs/tutorials.md has the latest figures and what each tutorial needs.
 
-  PYTHONPATH=$PWD/build-clang/python /work/main/.venv/bin/python scripts/run-triton-tutorials.py \\
+  PYTHONPATH=$PWD/build-clang/python /work/main/.venv/bin/python scripts/triton/run-triton-tutorials.py \\
       --triton-tests /work/triton-tests [--timeout 900] [--markdown out.md] [01 03 ...]
 
 Triton's files are located, never copied into this tree: --triton-tests DIR or

@@ -6,10 +6,10 @@
 #   includes only the folders its README.md says it may use (the table below), by their path
 #   from src/ ("state/runtime_state.hpp", never "runtime_state.hpp" from next door).
 # - inside the Python package python/tcpu: its floors (triton.language <- frontend <- triton
-#   <- the tools), and no import circles (scripts/check-python-layering.py).
-#   scripts/check-layering.sh [source-dir]   (default: this checkout)
+#   <- the tools), and no import circles (scripts/checks/check-python-layering.py).
+#   scripts/checks/check-layering.sh [source-dir]   (default: this checkout)
 set -euo pipefail
-root="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+root="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 python3 "$(dirname "${BASH_SOURCE[0]}")/check-python-layering.py" "$root"
 exec python3 - "$root" <<'PY'
 import os
@@ -101,7 +101,7 @@ for part, (dirs, _, _) in PARTS.items():
                     errors.append(f"{path}: directly in {src_part}/src; put it in a folder")
                 elif src_part and folder not in FOLDERS[src_part]:
                     errors.append(f"{path}: {src_part}/src/{folder} is not in "
-                                  "scripts/check-layering.sh's table of folders")
+                                  "scripts/checks/check-layering.sh's table of folders")
                 with open(os.path.join(root, path), errors="replace") as f:
                     lines = f.read().split("\n")
                 for number, line in enumerate(lines, 1):
@@ -144,7 +144,7 @@ for part, (dirs, _, _) in PARTS.items():
                     elif target_folder != folder and target_folder not in FOLDERS[src_part].get(folder, ()):
                         errors.append(f"{where}: {src_part}/src/{folder} may not use "
                                       f"{target_folder}/ (its README.md and the table in "
-                                      "scripts/check-layering.sh say what it may use)")
+                                      "scripts/checks/check-layering.sh say what it may use)")
 
 for part, folders in FOLDERS.items():
     for folder in folders:

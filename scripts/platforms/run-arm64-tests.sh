@@ -3,11 +3,11 @@
 # runtime tests and tl's host-compiled tests for aarch64-linux-gnu (clang-19, a sysroot of
 # Debian's arm64 packages), compiles tutorial kernels ahead of time for an Arm CPU with the
 # host's tcpu, and runs all of it under qemu-aarch64. The whole stack (codegen, the JIT, the
-# tcpu tool) on Arm is scripts/run-arm64-stack-tests.sh.
-#   scripts/run-arm64-tests.sh [HOST_BUILD_DIR [ARM64_BUILD_DIR]]   (default: build, build-arm64)
+# tcpu tool) on Arm is scripts/platforms/run-arm64-stack-tests.sh.
+#   scripts/platforms/run-arm64-tests.sh [HOST_BUILD_DIR [ARM64_BUILD_DIR]]   (default: build, build-arm64)
 # HOST_BUILD_DIR holds a native build's tools/tcpu (scripts/build.sh makes one).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 host_build="$(cd "${1:-$root/build}" && pwd)"
 build_dir="${2:-$root/build-arm64}"
 for tool in qemu-aarch64 clang-19; do
@@ -19,7 +19,7 @@ done
   { echo "run-arm64-tests: clang-19 finds no ld.lld (lld-19; scripts/install-deps.sh)" >&2; exit 1; }
 [ -x "$host_build/tools/tcpu" ] || { echo "run-arm64-tests: no $host_build/tools/tcpu: build it first" >&2; exit 1; }
 start=$SECONDS
-sysroot="$(bash "$root/scripts/arm64-sysroot.sh" "$build_dir")"
+sysroot="$(bash "$root/scripts/platforms/arm64-sysroot.sh" "$build_dir")"
 # Through ccache where it is installed: tl's host-compiled tests take minutes to compile.
 launcher=()
 if command -v ccache >/dev/null; then

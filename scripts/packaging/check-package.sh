@@ -4,10 +4,10 @@
 # examples/aot_python_kernel (the same from Triton-language kernels, python3 -m tcpu.compile)
 # against it, runs their tests, checks that the programs link neither LLVM, clang nor Python,
 # and builds a C program with pkg-config's flags. Removes everything it made.
-#   scripts/check-package.sh <build-dir>
+#   scripts/packaging/check-package.sh <build-dir>
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build_dir="$(cd "${1:?usage: scripts/check-package.sh <build-dir>}" && pwd)"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+build_dir="$(cd "${1:?usage: scripts/packaging/check-package.sh <build-dir>}" && pwd)"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/tcpu-package.XXXXXX")"
 trap 'rm -rf "$work"' EXIT

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# Checks that tcpu's wheel (scripts/build-wheel.sh) runs where LLVM and no compiler are installed:
-# in a clean Debian 12 root made with debootstrap (minbase, python3 and python3-venv only), a
-# virtual environment gets PyPI's torch (CPU build), numpy and pytest, pinned as in
+# Checks that tcpu's wheel (scripts/packaging/build-wheel.sh) runs where LLVM and no compiler are
+# installed: in a clean Debian 12 root made with debootstrap (minbase, python3 and python3-venv
+# only), a virtual environment gets PyPI's torch (CPU build), numpy and pytest, pinned as in
 # scripts/venv-requirements.txt, and the wheel; there every ELF file of the package must find its
 # libraries (ldd), the `tcpu` command must compile and run a C++ kernel, and a Triton project's
 # tests (examples/pytest_project) must pass under `pytest -p tcpu.pytest_plugin`.
-#   scripts/check-wheel.sh [WHEEL]      (default: build it with scripts/build-wheel.sh)
+#   scripts/packaging/check-wheel.sh [WHEEL]   (default: build it with build-wheel.sh, beside this)
 # Root only (debootstrap, chroot, mounts). The Debian root with the environment installed is kept
 # in the cache directory (TCPU_CI_CACHE, default ~/.cache/tcpu-ci), keyed by the pins, so that a
 # later run only copies it and installs the wheel; the first run downloads Debian's packages
 # (TCPU_DEBIAN_MIRROR, default deb.debian.org) and pip's (pip's own configuration: torch must be
 # pinned to a CPU build there).
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 if [ "$(uname -s)/$(uname -m)" != Linux/x86_64 ] || [ "$(id -u)" != 0 ]; then
   echo "check-wheel: needs root on Linux x86-64 (debootstrap, chroot)" >&2
   exit 1
@@ -25,7 +25,7 @@ say() { echo "check-wheel: $* ($((SECONDS - start)) s)"; }
 
 wheel="${1:-}"
 if [ -z "$wheel" ]; then
-  "$here/scripts/build-wheel.sh" "$host_python" "$here/dist"
+  "$here/scripts/packaging/build-wheel.sh" "$host_python" "$here/dist"
   wheel="$(ls -t "$here"/dist/tcpu-*.whl | head -n1)"
   say "built $wheel"
 fi

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # The whole stack on Linux Arm64, emulated (docs/platforms.md): codegen, the JIT and the `tcpu`
 # tool cross-built for aarch64-linux-gnu against a root of Debian 12's arm64 packages with their
-# LLVM 19 and clang (scripts/arm64-sysroot.sh DIR full, kept in TCPU_CI_CACHE, default
+# LLVM 19 and clang (scripts/platforms/arm64-sysroot.sh DIR full, kept in TCPU_CI_CACHE, default
 # ~/.cache/tcpu-ci), and run under qemu-aarch64 -L: kernels JIT-compiled on Arm, C++ source
 # through the in-process clang included.
-#   scripts/run-arm64-stack-tests.sh HOST_BUILD_DIR [BUILD_DIR]   (default: build-arm64-full)
+#   scripts/platforms/run-arm64-stack-tests.sh HOST_BUILD_DIR [BUILD_DIR]   (default: build-arm64-full)
 # HOST_BUILD_DIR holds a native build's tools/tcpu, which compiles the build's PTX at build time.
 # By default a chosen subset is built and run (the tool, vector add through IR and C++, tl::dot,
 # in-process C++ compiles); TCPU_ARM64_ALL=1 builds and runs every C++ suite instead (hours under
 # emulation on 2 cores). The Python package is not built for Arm here (docs/platforms.md).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 host_build="$(cd "${1:?usage: run-arm64-stack-tests.sh HOST_BUILD_DIR [BUILD_DIR]}" && pwd)"
 build_dir="${2:-$root/build-arm64-full}"
 [ -x "$host_build/tools/tcpu" ] || { echo "run-arm64-stack-tests: no $host_build/tools/tcpu: build it first" >&2; exit 1; }
@@ -18,7 +18,7 @@ command -v qemu-aarch64 >/dev/null || { echo "run-arm64-stack-tests: needs qemu-
 start=$SECONDS
 cache="${TCPU_CI_CACHE:-$HOME/.cache/tcpu-ci}"
 # TCPU_ARM64_SYSROOT: an arm64 root of one's own with the same packages, used as it is.
-sysroot="${TCPU_ARM64_SYSROOT:-$(bash "$root/scripts/arm64-sysroot.sh" "$cache/arm64-full" full)}"
+sysroot="${TCPU_ARM64_SYSROOT:-$(bash "$root/scripts/platforms/arm64-sysroot.sh" "$cache/arm64-full" full)}"
 echo "run-arm64-stack-tests: root ready ($((SECONDS - start)) s)"
 launcher=()
 if command -v ccache >/dev/null; then
