@@ -67,14 +67,14 @@ for toolchain in "${toolchains[@]}"; do
       "$here/scripts/platforms/run-libcxx-tests.sh" "$here/build-libcxx"
       stage_done "libc++ build and tests"
     fi
-    # Linux on Arm64 under qemu-aarch64 (docs/platforms.md), from Linux x86-64; an arm64 host
-    # runs the whole suite natively instead.
+    # Linux on Arm64 under qemu-aarch64 (docs/internals/platforms.md), from Linux x86-64; an arm64
+    # host runs the whole suite natively instead.
     if [ "$(uname -s)/$(uname -m)" = Linux/x86_64 ]; then
       "$here/scripts/platforms/run-arm64-tests.sh" "$build_dir" "$here/build-arm64"
       stage_done "arm64 (emulated)"
       # The whole stack on Arm (codegen, JIT, tcpu) under qemu, on request (TCPU_ARM64_STACK=1):
       # its cold cross build of codegen has not yet been timed within the stage budget on an
-      # idle machine (docs/platforms.md).
+      # idle machine (docs/internals/platforms.md).
       if [ "${TCPU_ARM64_STACK:-0}" = 1 ]; then
         "$here/scripts/platforms/run-arm64-stack-tests.sh" "$build_dir" "$here/build-arm64-full"
         stage_done "arm64 whole stack (emulated)"

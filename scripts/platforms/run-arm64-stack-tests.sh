@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# The whole stack on Linux Arm64, emulated (docs/platforms.md): codegen, the JIT and the `tcpu`
-# tool cross-built for aarch64-linux-gnu against a root of Debian 12's arm64 packages with their
-# LLVM 19 and clang (scripts/platforms/arm64-sysroot.sh DIR full, kept in TCPU_CI_CACHE, default
-# ~/.cache/tcpu-ci), and run under qemu-aarch64 -L: kernels JIT-compiled on Arm, C++ source
+# The whole stack on Linux Arm64, emulated (docs/internals/platforms.md): codegen, the JIT and the
+# `tcpu` tool cross-built for aarch64-linux-gnu against a root of Debian 12's arm64 packages with
+# their LLVM 19 and clang (scripts/platforms/arm64-sysroot.sh DIR full, kept in TCPU_CI_CACHE,
+# default ~/.cache/tcpu-ci), and run under qemu-aarch64 -L: kernels JIT-compiled on Arm, C++ source
 # through the in-process clang included.
 #   scripts/platforms/run-arm64-stack-tests.sh HOST_BUILD_DIR [BUILD_DIR]   (default: build-arm64-full)
 # HOST_BUILD_DIR holds a native build's tools/tcpu, which compiles the build's PTX at build time.
 # By default a chosen subset is built and run (the tool, vector add through IR and C++, tl::dot,
 # in-process C++ compiles); TCPU_ARM64_ALL=1 builds and runs every C++ suite instead (hours under
-# emulation on 2 cores). The Python package is not built for Arm here (docs/platforms.md).
+# emulation on 2 cores). The Python package is not built for Arm here (docs/internals/platforms.md).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 host_build="$(cd "${1:?usage: run-arm64-stack-tests.sh HOST_BUILD_DIR [BUILD_DIR]}" && pwd)"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Linux on 64-bit Arm, emulated (docs/platforms.md): cross-builds the runtime, tcpu-rt, the
-# runtime tests and tl's host-compiled tests for aarch64-linux-gnu (clang-19, a sysroot of
-# Debian's arm64 packages), compiles tutorial kernels ahead of time for an Arm CPU with the
-# host's tcpu, and runs all of it under qemu-aarch64. The whole stack (codegen, the JIT, the
-# tcpu tool) on Arm is scripts/platforms/run-arm64-stack-tests.sh.
+# Linux on 64-bit Arm, emulated (docs/internals/platforms.md): cross-builds the runtime, tcpu-rt,
+# the runtime tests and tl's host-compiled tests for aarch64-linux-gnu (clang-19, a sysroot of
+# Debian's arm64 packages), compiles tutorial kernels ahead of time for an Arm CPU with the host's
+# tcpu, and runs all of it under qemu-aarch64. The whole stack (codegen, the JIT, the tcpu tool) on
+# Arm is scripts/platforms/run-arm64-stack-tests.sh.
 #   scripts/platforms/run-arm64-tests.sh [HOST_BUILD_DIR [ARM64_BUILD_DIR]]   (default: build, build-arm64)
 # HOST_BUILD_DIR holds a native build's tools/tcpu (scripts/build.sh makes one).
 set -euo pipefail
@@ -30,7 +30,7 @@ cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DTCPU_SYSROOT="$sysroot" -DTCPU_RUNTIME_ONLY=ON ${launcher[@]+"${launcher[@]}"} \
   -DTCPU_EXECUTABLE="$host_build/tools/tcpu" -DTCPU_AOT_TARGET_CPU=neoverse-n1 >/dev/null
 cmake --build "$build_dir"
-# Left out under qemu-user, which emulates neither case (docs/platforms.md says why):
+# Left out under qemu-user, which emulates neither case (docs/internals/platforms.md says why):
 # - a guest killed by SIGSEGV/SIGBUS reaches its parent as SIGABRT (qemu aborts), and so does
 #   exit_group from a library initializer while threads run: the death tests that expect them;
 # - GridLaunch.MoreThan2To32Programs: 2^32 empty programs, 3 minutes emulated (0.5 s native).

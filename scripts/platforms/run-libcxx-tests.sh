@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # macOS's C++ library, checked on Linux: builds what needs no LLVM (the runtime, tcpu-rt, the
 # runtime tests and tl's host-compiled tests) with clang-19 and LLVM's libc++ instead of
-# libstdc++, warnings as errors, and runs those tests (docs/platforms.md).
+# libstdc++, warnings as errors, and runs those tests (docs/internals/platforms.md).
 #   scripts/platforms/run-libcxx-tests.sh [BUILD_DIR]   (default: build-libcxx)
-# Codegen, the tools that use it and the Python extension are left out: they link Debian's
-# libLLVM and libclang-cpp, which are compiled against libstdc++, and their interfaces pass
-# std::string, std::vector and std::unique_ptr, which are other types under libc++ (its std::__1
-# namespace): the link fails (docs/platforms.md shows how). macOS's Homebrew LLVM is built with
-# libc++, so there the whole build uses one library.
+# Codegen, the tools that use it and the Python extension are left out: they link Debian's libLLVM
+# and libclang-cpp, which are compiled against libstdc++, and their interfaces pass std::string,
+# std::vector and std::unique_ptr, which are other types under libc++ (its std::__1 namespace): the
+# link fails (docs/internals/platforms.md shows how). macOS's Homebrew LLVM is built with libc++, so
+# there the whole build uses one library.
 # libc++ comes from Debian's own packages (libc++-19-dev and what it needs), unpacked into
 # BUILD_DIR/libcxx instead of installed: installed, libc++abi-19-dev puts cxxabi.h and
-# libunwind-19-dev unwind.h into /usr/lib/llvm-19/include, which every target using LLVM's
-# headers searches first, and GoogleTest's <cxxabi.h> in the normal build then is libc++abi's
-# (it no longer compiles).
+# libunwind-19-dev unwind.h into /usr/lib/llvm-19/include, which every target using LLVM's headers
+# searches first, and GoogleTest's <cxxabi.h> in the normal build then is libc++abi's (it no longer
+# compiles).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build_dir="$(mkdir -p "${1:-$root/build-libcxx}" && cd "${1:-$root/build-libcxx}" && pwd)"

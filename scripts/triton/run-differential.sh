@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Differential testing on demand (docs/differential-testing.md): [count] random kernels from
-# [first-seed] on, run by tcpu and by real Triton's interpreter (TRITON_INTERPRET=1, its own
+# Differential testing on demand (docs/conformance/differential-testing.md): [count] random kernels
+# from [first-seed] on, run by tcpu and by real Triton's interpreter (TRITON_INTERPRET=1, its own
 # process), each disagreement printed; exits 1 if there is any.
 #   scripts/triton/run-differential.sh [count=500] [first-seed=0] [build-dir=build]
 # Needs the Python environment scripts/find-python.sh picks (TCPU_VENV) with torch and a real

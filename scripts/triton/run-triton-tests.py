@@ -2,7 +2,7 @@
 """Runs Triton's own test files (python/test/unit/language, unmodified) against tcpu and prints
 per-function counts: cases passed, failed, in error and skipped, whether Triton marks the
 function `interpreter`, and a summary (functions passing all their cases, passing none, and the
-interpreter-marked ones passing all). docs/triton-tests.md says how to read the figures.
+interpreter-marked ones passing all). docs/conformance/triton-tests.md says how to read the figures.
 
   PYTHONPATH=$PWD/build-clang/python /work/main/.venv/bin/python scripts/triton/run-triton-tests.py \\
       --triton-tests /work/triton-tests --sample 3 -n 2 [--markdown out.md] [files...]

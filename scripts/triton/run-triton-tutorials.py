@@ -2,7 +2,7 @@
 """Runs Triton's tutorials (python/tutorials/NN-*.py of a Triton source tree), each unmodified,
 under `python -m tcpu` (kernels on the CPU), and prints per tutorial: passed / skipped itself /
 failed for a GPU-only reason / failed in its own PyTorch reference / failed, why, and how long
-it took. docs/tutorials.md has the latest figures and what each tutorial needs.
+it took. docs/conformance/tutorials.md has the latest figures and what each tutorial needs.
 
   PYTHONPATH=$PWD/build-clang/python /work/main/.venv/bin/python scripts/triton/run-triton-tutorials.py \\
       --triton-tests /work/triton-tests [--timeout 900] [--markdown out.md] [01 03 ...]

@@ -1,7 +1,7 @@
 """A bounded differential run: random kernels (tests/differential/generator.py) on tcpu and on
 real Triton's interpreter (TRITON_INTERPRET=1, a separate process), compared by the rules of
 tests/differential/runner.py. More seeds on demand: scripts/triton/run-differential.sh [count]
-[first-seed]; docs/differential-testing.md says what is compared and what was found."""
+[first-seed]; docs/conformance/differential-testing.md says what is compared and what was found."""
 
 from __future__ import annotations
 
