@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <memory>
 
+#include "baselines/omp_add_baseline.hpp"
 #include "bench_support.hpp"
-#include "omp_add_baseline.hpp"
 #include "tcpu/codegen.h"
 
 namespace tcpu::bench {

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "bench_support.hpp"
+#include "cpp/bench_support.hpp"
 
 namespace tcpu::bench {
 namespace {
