@@ -1,12 +1,13 @@
 # TCPU_BUNDLE_TOOLCHAIN: installs, below <libdir>/tcpu, what codegen needs at run time from the
 # machine's LLVM and compiler beside the shared libraries, for a wheel that runs where neither is
-# installed (scripts/build-wheel.sh; codegen/src/support/install_layout.hpp is where codegen
-# looks): clang/ clang's resource headers and compiler-rt's builtins, c++/ and c/ the C++ and C
-# library headers kernels compile against (TcpuLibraryHeaders.cmake), bin/ld.lld (the linker of
-# `tcpu compile --shared`), licenses/ the copyright files of the Debian packages all of it and the
-# bundled shared libraries come from (TcpuBundleLicenses.cmake). The shared libraries (LLVM, clang, SLEEF, libomp and what they link)
-# are copied into the wheel by auditwheel repair afterwards. Included by codegen/CMakeLists.txt,
-# whose tcpu_clang_resource_dir and tcpu_compiler_rt_builtins it uses.
+# installed (scripts/packaging/build-wheel.sh; codegen/src/support/install_layout.hpp is where
+# codegen looks): clang/ clang's resource headers and compiler-rt's builtins, c++/ and c/ the C++
+# and C library headers kernels compile against (TcpuLibraryHeaders.cmake), bin/ld.lld (the linker
+# of `tcpu compile --shared`), licenses/ the copyright files of the Debian packages all of it and
+# the bundled shared libraries come from (TcpuBundleLicenses.cmake). The shared libraries (LLVM,
+# clang, SLEEF, libomp and what they link) are copied into the wheel by auditwheel repair
+# afterwards. Included by codegen/CMakeLists.txt, whose tcpu_clang_resource_dir and
+# tcpu_compiler_rt_builtins it uses.
 set(tcpu_bundle_dir ${CMAKE_INSTALL_LIBDIR}/tcpu)
 
 install(DIRECTORY ${tcpu_clang_resource_dir}/include DESTINATION ${tcpu_bundle_dir}/clang)

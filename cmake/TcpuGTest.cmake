@@ -3,7 +3,7 @@
 # The installed package by default. With TCPU_GTEST_SOURCE_DIR (a googletest source tree, such as
 # Debian's /usr/src/googletest), GoogleTest is built here with this build's compiler and C++
 # library instead: the packaged libgtest.a is compiled against libstdc++, and a build with
-# libc++ (scripts/run-libcxx-tests.sh, macOS's C++ library on Linux) cannot link it, since
+# libc++ (scripts/platforms/run-libcxx-tests.sh, macOS's C++ library on Linux) cannot link it, since
 # std::string is a different type in each library.
 set(TCPU_GTEST_SOURCE_DIR "" CACHE PATH "Build GoogleTest from this source tree (for libc++ builds)")
 

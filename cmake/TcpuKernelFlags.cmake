@@ -10,7 +10,7 @@ set(TCPU_KERNEL_CXX_FLAGS
   -x c++ -std=c++20 -O2 -Xclang -disable-llvm-passes
   -fno-exceptions -fno-rtti -fno-math-errno -fno-discard-value-names -fno-finite-loops)
 # In a cross build, kernels compiled at build time are for the target: its triple, and its
-# sysroot's C and C++ headers (scripts/run-arm64-tests.sh's full build).
+# sysroot's C and C++ headers (scripts/platforms/run-arm64-tests.sh's full build).
 set(TCPU_KERNEL_TARGET_FLAGS)
 if(CMAKE_CROSSCOMPILING AND CMAKE_CXX_COMPILER_TARGET)
   list(APPEND TCPU_KERNEL_TARGET_FLAGS --target=${CMAKE_CXX_COMPILER_TARGET})

@@ -15,8 +15,8 @@ debian_packages=(
   python3-venv ccache  # scripts/setup-venv.sh: the tests' virtual environment, pip's build reusing objects
   python3-tabulate  # Triton's tutorial 04 prints its tables with it
   libtorch-dev python3-pip  # examples/torch_op: find_package(Torch); its setuptools build (pip wheel)
-  qemu-user  # scripts/run-arm64-tests.sh: the arm64 build's tests under emulation
-  debootstrap  # scripts/check-wheel.sh: the wheel in a clean Debian 12
+  qemu-user  # scripts/platforms/run-arm64-tests.sh: the arm64 build's tests under emulation
+  debootstrap  # scripts/packaging/check-wheel.sh: the wheel in a clean Debian 12
 )
 # The Python package (python/) builds against the Python that Homebrew's numpy and pytorch
 # formulae are built for (Homebrew's default python3, which they depend on; scripts/find-python.sh

@@ -1,14 +1,15 @@
 # Cross-compiling for 64-bit Arm Linux with the host's clang-19 and lld, against a sysroot of
-# Debian's arm64 packages (scripts/arm64-sysroot.sh makes one). Tests run under qemu-aarch64.
+# Debian's arm64 packages (scripts/platforms/arm64-sysroot.sh makes one). Tests run under
+# qemu-aarch64.
 #   cmake -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake
-#         -DTCPU_SYSROOT=<build>/sysroot ...          (scripts/run-arm64-tests.sh does this)
+#         -DTCPU_SYSROOT=<build>/sysroot ...          (scripts/platforms/run-arm64-tests.sh does this)
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(tcpu_triple aarch64-linux-gnu)
 
 if(NOT TCPU_SYSROOT)
   message(FATAL_ERROR "aarch64-linux-gnu toolchain: set TCPU_SYSROOT to an arm64 sysroot "
-                      "(scripts/arm64-sysroot.sh BUILD_DIR prints one)")
+                      "(scripts/platforms/arm64-sysroot.sh BUILD_DIR prints one)")
 endif()
 # try_compile projects see the cache, not this file's variables: pass the sysroot on.
 list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES TCPU_SYSROOT)

@@ -1,6 +1,6 @@
 """Kernels where tcpu and Triton's interpreter disagreed and the verdict is that the
-interpreter deviates from Triton on a GPU (docs/differential-testing.md), plus the Python-
-number promotion that tcpu was fixed to follow. Each kernel's outputs are printed as JSON
+interpreter deviates from Triton on a GPU (docs/conformance/differential-testing.md), plus the
+Python-number promotion that tcpu was fixed to follow. Each kernel's outputs are printed as JSON
 beside what the reasoning expects on the GPU ("expected"); "device" says where they ran.
 
     python3 scripts/gpu/differential-goldens.py            # on an NVIDIA GPU: the verdicts

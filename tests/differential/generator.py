@@ -167,7 +167,7 @@ def random_data(rng: np.random.Generator, dtype: str, size: int) -> np.ndarray:
     data = values.astype(work)
     if dtype == "bfloat16":  # round to nearest even into bfloat16's 16 high bits
         # No subnormals: the interpreter's bfloat16 -> fp32 conversion flushes them to zero
-        # (docs/differential-testing.md).
+        # (docs/conformance/differential-testing.md).
         data = np.where(np.abs(data) < np.float32(2.0**-126), np.float32(0.0), data)
         bits = data.view(np.uint32).astype(np.uint64)
         rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
@@ -246,7 +246,7 @@ class _Builder:
         """An integer run-time argument. Not 1, not a float, not a bool: the interpreter
         does not specialize 1 into a constant, keeps a float a Python float (so it promotes
         as a Python number, not as the fp32 scalar it is compiled as) and fails on a bool
-        (docs/differential-testing.md)."""
+        (docs/conformance/differential-testing.md)."""
         value = self.r.choice([
             self.r.randint(2, 20), self.r.randint(-20, 0), 16, self.r.randint(-2**31, 2**31 - 1),
             self.r.choice([2**33 + 5, -2**40, 2**63 + 7])])

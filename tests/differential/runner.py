@@ -26,10 +26,10 @@ sys.path.insert(0, str(HERE))
 from generator import Case, generate  # noqa: E402
 
 
-# Where the interpreter itself fails on valid Triton that compiles and runs on the GPU (each
-# is shown by a kernel of scripts/gpu/differential-goldens.py, docs/differential-testing.md):
-# a case whose interpreter run raises one of these while tcpu ran is the interpreter's
-# deviation, counted apart, not a disagreement.
+# Where the interpreter itself fails on valid Triton that compiles and runs on the GPU (each is
+# shown by a kernel of scripts/gpu/differential-goldens.py,
+# docs/conformance/differential-testing.md): a case whose interpreter run raises one of these while
+# tcpu ran is the interpreter's deviation, counted apart, not a disagreement.
 INTERPRETER_DEVIATIONS = {
     "invert-unsigned": re.compile(r"OverflowError\('Python integer -1 out of bounds for uint"),
     "reduce-keep-dims-rank": re.compile(r"Cannot broadcast, rank mismatch: \['1'\]"),
@@ -39,7 +39,7 @@ INTERPRETER_DEVIATIONS = {
 
 
 # Seeds whose values differ because the interpreter computes wrongly where no error says so,
-# each checked by hand (docs/differential-testing.md) and shown by a GPU kernel.
+# each checked by hand (docs/conformance/differential-testing.md) and shown by a GPU kernel.
 INTERPRETER_VALUE_DEVIATIONS = {
     775: "ashr-unsigned-data",  # signed >> (promoted to unsigned): numpy data left signed
     1136: "ashr-unsigned-data",

@@ -1,6 +1,6 @@
-// Controls for the ThreadSanitizer stage (scripts/run-sanitizers.sh): shows that TSan with Archer
-// sees OpenMP's synchronization (no report without "race") and still finds a race inside an
-// OpenMP region (a report with "race"). Not part of the build; the script compiles it.
+// Controls for the ThreadSanitizer stage (scripts/hardening/run-sanitizers.sh): shows that TSan
+// with Archer sees OpenMP's synchronization (no report without "race") and still finds a race
+// inside an OpenMP region (a report with "race"). Not part of the build; the script compiles it.
 #include <cstdio>
 #include <cstring>
 #include <vector>

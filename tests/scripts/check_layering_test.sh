@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# scripts/check-layering.sh passes on the tree, and fails on a copy of it with one include that
-# crosses the layering injected, for each kind of crossing it knows.
+# scripts/checks/check-layering.sh passes on the tree, and fails on a copy of it with one include
+# that crosses the layering injected, for each kind of crossing it knows.
 #   tests/scripts/check_layering_test.sh [source-dir]
 set -euo pipefail
 source_dir="${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
-check="$source_dir/scripts/check-layering.sh"
+check="$source_dir/scripts/checks/check-layering.sh"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -41,7 +41,8 @@ expect_failure tools/src/formats/npy.cpp '#include "run/runtime_session.hpp"' 't
 expect_failure codegen/src/jit/jit_engine.cpp '#include "clang/source_compiler.hpp"' 'codegen/src/jit may not use clang/'
 expect_failure runtime/src/state/stream.cpp '#include "api/context.hpp"' 'runtime/src/state may not use api/'
 expect_failure tools/src/xcheck/xcheck_rule.cpp '#include "xcheck_rule.hpp"' 'name it by its path from tools/src'
-# The Python package's floors (scripts/check-python-layering.py), function-local imports included.
+# The Python package's floors (scripts/checks/check-python-layering.py), function-local imports
+# included.
 expect_failure python/tcpu/frontend/launcher.py 'from ..triton.runtime.jit import JITFunction' \
   'tcpu.frontend.launcher imports tcpu.triton.runtime.jit, a floor above it'
 expect_failure python/tcpu/triton/language/core.py 'from ...frontend import kernel_def' \

@@ -1,7 +1,7 @@
 // What the kernels a test compiles without naming a target run on: the host, or the CPU that
 // TCPU_TARGET_CPU names for a whole test run (CI runs the kernel tests for x86-64-v3 and the
-// x86-64 baseline too: scripts/run-target-tests.sh). Tests whose expected bits depend on the
-// instruction set (fused multiply-adds) ask here.
+// x86-64 baseline too: scripts/platforms/run-target-tests.sh). Tests whose expected bits depend on
+// the instruction set (fused multiply-adds) ask here.
 #ifndef TCPU_TESTS_SUPPORT_COMPILE_TARGET_HPP
 #define TCPU_TESTS_SUPPORT_COMPILE_TARGET_HPP
 

@@ -18,9 +18,9 @@ std::filesystem::path ownBinaryDirectory();
 // multiarch <prefix>/lib/<triple>) this binary is in, if it exists there.
 std::optional<std::filesystem::path> installedPath(const std::filesystem::path& relative);
 
-// What a wheel carries below <prefix>/lib/tcpu (scripts/build-wheel.sh, TCPU_BUNDLE_TOOLCHAIN):
-// clang/ (a clang resource directory), c++/ (the C++ library's headers), c/ (the C library's
-// headers that those and tl.h include) and bin/ld.lld.
+// What a wheel carries below <prefix>/lib/tcpu (scripts/packaging/build-wheel.sh,
+// TCPU_BUNDLE_TOOLCHAIN): clang/ (a clang resource directory), c++/ (the C++ library's
+// headers), c/ (the C library's headers that those and tl.h include) and bin/ld.lld.
 inline constexpr const char* kBundleDirectory = "lib/tcpu";
 
 // clang's resource directory (its own headers, compiler-rt): the bundled one, else the build's.

@@ -16,4 +16,5 @@ kernel -> a launch, in floors by job (each imports only the floors before it):
                   a compile in process
   launcher.py     the per-launch path: arguments -> key -> specialization -> launch
 Errors are CompilationError: file, line, column, the source line, and what is wrong.
-scripts/check-python-layering.py holds the floors and fails on an import that runs back up."""
+scripts/checks/check-python-layering.py holds the floors and fails on an import that runs back
+up."""

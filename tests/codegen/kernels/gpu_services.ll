@@ -1,5 +1,5 @@
 ; Kernels that use the runtime's services and a host-only hint, for the GPU compile
-; (tests/codegen/ptx_test.cpp): checked_store asserts (tcpuKernelAssertFail) and spins with
+; (tests/codegen/compile/ptx_test.cpp): checked_store asserts (tcpuKernelAssertFail) and spins with
 ; x86's pause; printer prints (tcpuKernelPrint); crc uses an x86-only instruction.
 %record = type { ptr, ptr, i32, ptr, [3 x i32] }
 

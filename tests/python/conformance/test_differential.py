@@ -1,7 +1,7 @@
 """A bounded differential run: random kernels (tests/differential/generator.py) on tcpu and on
 real Triton's interpreter (TRITON_INTERPRET=1, a separate process), compared by the rules of
-tests/differential/runner.py. More seeds on demand: scripts/run-differential.sh [count]
-[first-seed]; docs/differential-testing.md says what is compared and what was found."""
+tests/differential/runner.py. More seeds on demand: scripts/triton/run-differential.sh [count]
+[first-seed]; docs/conformance/differential-testing.md says what is compared and what was found."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def test_tcpu_agrees_with_tritons_interpreter(tmp_path):
     print(summary)
     assert not summary.disagreements, (
         f"{summary}\n" + "\n".join(str(d) for d in summary.disagreements)
-        + "\nreproduce one with scripts/run-differential.sh 1 <seed>")
+        + "\nreproduce one with scripts/triton/run-differential.sh 1 <seed>")
     # A generator that only produced refusals would compare nothing.
     assert summary.both_ran > SEEDS // 2, summary
 

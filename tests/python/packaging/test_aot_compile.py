@@ -1,6 +1,7 @@
 """`python3 -m tcpu.compile` (python/tcpu/compile.py): Triton's compile.py interface for
 @triton.jit kernels, producing what `tcpu compile` produces, under Triton's names. The objects
-are linked into C programs and run by scripts/check-package.sh (examples/aot_python_kernel)."""
+are linked into C programs and run by scripts/packaging/check-package.sh
+(examples/aot_python_kernel)."""
 
 import hashlib
 import os

@@ -1,4 +1,4 @@
-"""scripts/run-triton-tests.py's own logic, without Triton's files: locating a test tree (a
+"""scripts/triton/run-triton-tests.py's own logic, without Triton's files: locating a test tree (a
 directory, the environment, `git archive` of a repository), sampling the first cases of each
 function, the per-case timeout, the records and the per-function counts drawn from them."""
 
@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-SCRIPTS = pathlib.Path(__file__).resolve().parents[3] / "scripts"
+SCRIPTS = pathlib.Path(__file__).resolve().parents[3] / "scripts" / "triton"
 sys.path.insert(0, str(SCRIPTS))
 
 from triton_suite import counts, locate, plugin  # noqa: E402

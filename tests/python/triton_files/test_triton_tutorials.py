@@ -1,5 +1,5 @@
 """Triton's own tutorial files, unmodified, under `python -m tcpu`
-(scripts/run-triton-tutorials.py): the quick ones, each benchmark cut to its first size
+(scripts/triton/run-triton-tutorials.py): the quick ones, each benchmark cut to its first size
 (TCPU_BENCH_BUDGET_S=0). Triton's files are not in this tree: the test runs where
 TCPU_TRITON_TESTS names a Triton source tree, and is skipped, saying so, elsewhere. The
 tutorials written in this tree (examples/python) are test_tutorials.py's."""
@@ -24,7 +24,8 @@ def test_quick_tutorials_run_or_fail_only_for_a_gpu(tmp_path: pathlib.Path) -> N
     if not tree or not (pathlib.Path(tree) / "python" / "tutorials").is_dir():
         pytest.skip("set TCPU_TRITON_TESTS to a Triton source tree (python/tutorials in it)")
     table = tmp_path / "table.md"
-    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "run-triton-tutorials.py"),
+    script = ROOT / "scripts" / "triton" / "run-triton-tutorials.py"
+    run = subprocess.run([sys.executable, str(script),
                           "--triton-tests", tree, "--bench-budget", "0", "--timeout", "300",
                           "--markdown", str(table), *QUICK],
                          capture_output=True, text=True, timeout=1200)

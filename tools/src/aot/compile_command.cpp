@@ -144,7 +144,7 @@ int runCompile(std::span<const std::string> arguments, Console console) {
     return reportFailure(console, "compile",
                          concat("--triple ", job.triple,
                                 " needs --sysroot: the root of that system's C headers (for "
-                                "aarch64-linux-gnu: scripts/arm64-sysroot.sh makes one)"),
+                                "aarch64-linux-gnu: scripts/platforms/arm64-sysroot.sh makes one)"),
                          kExitUsage);
   if (auto threads = parsed.get("num-threads")) {
     Expected<long long> value = parseInteger("--num-threads", *threads, 0, 1 << 16);

@@ -10,7 +10,8 @@
 // normal range
 // (|x| < 2^-126) are the only ones where the flushes show. Triton leaves the order of a dot's sum
 // to the hardware (NVIDIA's MMA units sum in an order of their own); tests bound the result
-// against an fp64 product and pin this order bit for bit (tests/kernels/tl_dot_test.cpp).
+// against an fp64 product and pin this order bit for bit
+// (tests/kernels/tl_kernels/tl_dot_test.cpp).
 //
 // B is repacked once per dot into pairs of rows ([K/2][N][2]), so that one 512-bit load holds
 // the pairs of 16 columns; A's pairs are already adjacent in its rows and are broadcast. The

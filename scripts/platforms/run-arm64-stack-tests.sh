@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The whole stack on Linux Arm64, emulated (docs/internals/platforms.md): codegen, the JIT and the
+# `tcpu` tool cross-built for aarch64-linux-gnu against a root of Debian 12's arm64 packages with
+# their LLVM 19 and clang (scripts/platforms/arm64-sysroot.sh DIR full, kept in TCPU_CI_CACHE,
+# default ~/.cache/tcpu-ci), and run under qemu-aarch64 -L: kernels JIT-compiled on Arm, C++ source
+# through the in-process clang included.
+#   scripts/platforms/run-arm64-stack-tests.sh HOST_BUILD_DIR [BUILD_DIR]   (default: build-arm64-full)
+# HOST_BUILD_DIR holds a native build's tools/tcpu, which compiles the build's PTX at build time.
+# By default a chosen subset is built and run (the tool, vector add through IR and C++, tl::dot,
+# in-process C++ compiles); TCPU_ARM64_ALL=1 builds and runs every C++ suite instead (hours under
+# emulation on 2 cores). The Python package is not built for Arm here (docs/internals/platforms.md).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+host_build="$(cd "${1:?usage: run-arm64-stack-tests.sh HOST_BUILD_DIR [BUILD_DIR]}" && pwd)"
+build_dir="${2:-$root/build-arm64-full}"
+[ -x "$host_build/tools/tcpu" ] || { echo "run-arm64-stack-tests: no $host_build/tools/tcpu: build it first" >&2; exit 1; }
+command -v qemu-aarch64 >/dev/null || { echo "run-arm64-stack-tests: needs qemu-aarch64 (qemu-user)" >&2; exit 1; }
+start=$SECONDS
+cache="${TCPU_CI_CACHE:-$HOME/.cache/tcpu-ci}"
+# TCPU_ARM64_SYSROOT: an arm64 root of one's own with the same packages, used as it is.
+sysroot="${TCPU_ARM64_SYSROOT:-$(bash "$root/scripts/platforms/arm64-sysroot.sh" "$cache/arm64-full" full)}"
+echo "run-arm64-stack-tests: root ready ($((SECONDS - start)) s)"
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+# The host's clang++ and llvm-as make the build-time kernels, for the target
+# (TcpuKernelFlags.cmake): the root's are arm64 programs.
+cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/aarch64-linux-gnu.cmake" \
+  -DTCPU_SYSROOT="$sysroot" -DTCPU_CLANG="$(command -v clang++-19)" \
+  -DTCPU_LLVM_AS="$(command -v llvm-as-19)" \
+  -DTCPU_EXECUTABLE="$host_build/tools/tcpu" ${launcher[@]+"${launcher[@]}"} \
+  -DTCPU_BUILD_PYTHON=OFF -DTCPU_BUILD_BENCHMARKS=OFF -DTCPU_BUILD_EXAMPLES=OFF >/dev/null
+subset_targets=(tcpu kernels_vector_add_test kernels_tl_dot_test codegen_source_kernels_test
+                codegen_signature_test codegen_apple_sdk_test)
+subset_tests='^((Sizes|Forms)/)?(VectorAdd|TlDot|Source[A-Za-z]*|Signature[A-Za-z]*|AppleSdk|TutorialTest)[./]'
+if [ "${TCPU_ARM64_ALL:-0}" = 1 ]; then
+  cmake --build "$build_dir"
+else
+  cmake --build "$build_dir" --target "${subset_targets[@]}"
+fi
+echo "run-arm64-stack-tests: built ($((SECONDS - start)) s)"
+run() { qemu-aarch64 -L "$sysroot" "$@"; }
+# The tool: what it says of the emulated CPU, and a kernel JIT-compiled and run on it.
+run "$build_dir/tools/tcpu" info
+out="$build_dir/run-vector-add"
+rm -rf "$out"
+run "$build_dir/tools/tcpu" run "$root/kernels/ir/vector_add.ll" --kernel add_kernel \
+  --signature "*fp32, *fp32, *fp32, i32" --grid 4,1,1 --arg rand:4096 --arg rand:4096 \
+  --arg zeros:4096 --arg 4096 --out-dir "$out"
+# The sums, checked on the host (exact: one fp32 add each).
+python3 - "$out" <<'PY'
+import sys
+import numpy as np
+d = sys.argv[1]
+x, y, out = (np.load(f"{d}/{n}.npy") for n in ("x", "y", "out"))
+assert out.shape == (4096,) and np.array_equal(out, x + y), "vector add on arm64: wrong sums"
+PY
+echo "run-arm64-stack-tests: tool ran ($((SECONDS - start)) s)"
+if [ "${TCPU_ARM64_ALL:-0}" = 1 ]; then
+  ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)"
+else
+  ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" -R "$subset_tests"
+fi
+echo "run-arm64-stack-tests: passed in $((SECONDS - start)) s"
