@@ -1,5 +1,6 @@
 #include "cache_bindings.hpp"
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 
 namespace py = pybind11;
 using tcpu::codegen::AutotuneResults;
+using tcpu::codegen::EntryCompileLock;
 using tcpu::codegen::FrontEndCache;
 
 namespace tcpu::python {
@@ -62,6 +64,16 @@ std::unique_ptr<Kernel> load(const std::string& entry, const std::string& varian
   std::unique_ptr<Kernel> kernel = loadCheckedLibrary(library->string(), *image, name);
   cache.markUsed(entry, variant);
   return kernel;
+}
+
+// The compile lock of `entry` (EntryCompileLock), opened; None when there is no cache or the lock
+// cannot be made.
+std::unique_ptr<EntryCompileLock> compileLock(const std::string& entry) {
+  std::optional<FrontEndCache> cache = environmentCache("cache_compile_lock");
+  if (!cache) return nullptr;
+  auto lock = std::make_unique<EntryCompileLock>(*cache, entry);
+  if (!lock->opened()) return nullptr;
+  return lock;
 }
 
 std::optional<std::string> readHost(const std::string& name) {
@@ -117,6 +129,19 @@ void bindFrontEndCache(py::module_& module) {
              ".json records (entry, variant, size, checksum) and as an ELF file, then loaded "
              "without LLVM; marks the variant used. ValueError when it is damaged or cannot be "
              "loaded.");
+  py::class_<EntryCompileLock>(module, "CacheCompileLock")
+      .def(
+          "acquire",
+          [](EntryCompileLock& lock, double seconds) {
+            py::gil_scoped_release unlocked;
+            return lock.acquire(std::chrono::milliseconds(static_cast<long long>(seconds * 1e3)));
+          },
+          py::arg("seconds"),
+          "Waits up to `seconds` for the lock (without the GIL); False when it is still held.")
+      .def("release", &EntryCompileLock::release, "Lets the next waiter in.");
+  module.def("cache_compile_lock", &compileLock, py::arg("entry"),
+             "The lock a compile of entry `entry` holds (python/compile-<xx>.lock), opened but "
+             "not taken; None when there is no cache or the file cannot be made.");
   module.def("cache_read_host", &readHost, py::arg("name"),
              "The text kept for host `name`, or None.");
   module.def("cache_store_host", &storeHost, py::arg("name"), py::arg("text"),

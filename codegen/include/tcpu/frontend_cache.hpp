@@ -6,6 +6,7 @@
 //                                          checksum) around what launching it needs and what
 //                                          decides whether it is still current (the front end's)
 //   <cache>/python/host-<id>.txt           LLVM's name for the host CPU
+//   <cache>/python/compile-<xx>.lock       held while an entry is compiled (EntryCompileLock)
 //   <cache>/autotune/<name>.json           the autotuner's timings (cache_results=True)
 // An entry is named by the front end's key (64 hex digits: a SHA-256), a variant by what it read
 // (16 hex digits), a host by the front end's process key (32 hex digits); the front end computes
@@ -19,8 +20,10 @@
 #ifndef TCPU_FRONTEND_CACHE_HPP
 #define TCPU_FRONTEND_CACHE_HPP
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -110,6 +113,35 @@ private:
                                                      std::string* library);
 
   std::filesystem::path directory_;
+};
+
+class CacheLock;
+
+// The lock a compile of an entry holds, so that processes and threads that miss the same
+// specialization at once (pytest-xdist's workers, each lowering the same test's kernel) compile
+// it once: the others wait for it, then find the first one's variant. An flock: a holder that
+// dies (killed mid-compile) releases it, and the waiter compiles instead. One of 256 files,
+// python/compile-<xx>.lock by the entry's first two hex digits, so that their number stays
+// bounded and none needs removing (which would race with a waiter's open); two entries that share
+// one wait for each other's compiles, rarely.
+class EntryCompileLock {
+public:
+  // Opens the lock file of `entry`, creating python/ (private) and the file if need be; does not
+  // lock it yet. Not opened() for a name that is not an entry's or a file that cannot be made:
+  // the caller compiles without it, as it would with no lock (stores are atomic).
+  EntryCompileLock(const FrontEndCache& cache, std::string_view entry);
+  EntryCompileLock(const EntryCompileLock&) = delete;
+  EntryCompileLock& operator=(const EntryCompileLock&) = delete;
+  ~EntryCompileLock(); // releases the lock
+  bool opened() const;
+  // Waits up to `wait` for the lock; false when another holder keeps it longer (the caller may
+  // try again, or give up on a holder that is stopped or stuck) or it cannot be taken at all.
+  bool acquire(std::chrono::milliseconds wait);
+  // Lets the next waiter in before this object goes (no longer opened()).
+  void release();
+
+private:
+  std::unique_ptr<CacheLock> lock_;
 };
 
 // The autotuner's results: <cache>/autotune/<name>.json.

@@ -1,6 +1,6 @@
 // An exclusive lock on a file of the cache (an flock), between processes and between threads
 // of one process (each lock opens the file anew): one prune at a time, one build of a
-// precompiled header at a time.
+// precompiled header at a time, one compile of a front-end entry at a time.
 #ifndef TCPU_CODEGEN_CACHE_LOCK_HPP
 #define TCPU_CODEGEN_CACHE_LOCK_HPP
 

@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "cache/cache_limit.hpp"
+#include "cache/cache_lock.hpp"
 #include "cache/frontend_seal.hpp"
 #include "cache/temporary_files.hpp"
 #include "support/debug_log.hpp"
@@ -22,6 +23,7 @@ namespace {
 constexpr std::string_view kLibrarySuffix = ".so";
 constexpr std::string_view kMetadataSuffix = ".json";
 constexpr std::string_view kHostPrefix = "host-";
+constexpr std::string_view kCompileLockPrefix = "compile-";
 constexpr std::string_view kHostSuffix = ".txt";
 constexpr std::size_t kMaxAutotuneName = 200;
 
@@ -275,6 +277,28 @@ Status FrontEndCache::storeHost(std::string_view name, std::string_view text) co
       !created.ok())
     return created;
   return writeFileAtomically(directory_ / concat(kHostPrefix, name, kHostSuffix), text);
+}
+
+EntryCompileLock::EntryCompileLock(const FrontEndCache& cache, std::string_view entry) {
+  if (!FrontEndCache::isEntryName(entry)) return;
+  const std::filesystem::path& directory = cache.directory();
+  if (!createPrivateDirectories(directory.parent_path(), directory).ok()) return;
+  lock_ = std::make_unique<CacheLock>(directory /
+                                      concat(kCompileLockPrefix, entry.substr(0, 2), ".lock"));
+}
+
+EntryCompileLock::~EntryCompileLock() = default;
+
+bool EntryCompileLock::opened() const {
+  return lock_ && lock_->opened();
+}
+
+bool EntryCompileLock::acquire(std::chrono::milliseconds wait) {
+  return opened() && lock_->acquire(wait);
+}
+
+void EntryCompileLock::release() {
+  lock_.reset();
 }
 
 AutotuneResults::AutotuneResults(const std::filesystem::path& cacheDirectory)

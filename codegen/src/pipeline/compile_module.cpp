@@ -4,6 +4,7 @@
 #include "pipeline/cancel_checks.hpp"
 #include "pipeline/code_generation.hpp"
 #include "pipeline/kernel_module.hpp"
+#include "pipeline/optimization.hpp"
 #include "pipeline/retarget.hpp"
 #include "support/llvm_guard.hpp"
 #include "support/phase_timer.hpp"
@@ -52,6 +53,7 @@ Status compileInto(const CompileRequest& request, CompiledModule& result) {
   steps.optimization.tuning.LoopUnrolling = true;
   steps.optimization.vectorFunctions = &vectorMath.descriptors();
   steps.optimization.versionMaskedLoops = true;
+  steps.optimization.level = optimizationLevelFor(module);
   steps.lowering = [&](llvm::Module& optimized) -> Status {
     // After optimization, so that the checks guard the vectorized accesses that run.
     if (request.options.checkBounds) instrumentBoundsChecks(optimized, result.kernels);

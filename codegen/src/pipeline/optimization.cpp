@@ -9,6 +9,14 @@
 
 namespace tcpu::codegen {
 
+llvm::OptimizationLevel optimizationLevelFor(const llvm::Module& module) {
+  // tcpu::tl::detail::dotProduct, mangled: every tl operation with a matrix product calls it.
+  constexpr llvm::StringLiteral kDotProduct = "_ZN4tcpu2tl6detail10dotProduct";
+  for (const llvm::Function& function : module)
+    if (function.getName().starts_with(kDotProduct)) return llvm::OptimizationLevel::O3;
+  return llvm::OptimizationLevel::O2;
+}
+
 void optimizeModule(llvm::Module& module, llvm::TargetMachine& machine,
                     const OptimizationPlan& plan) {
   llvm::LoopAnalysisManager loops;
@@ -37,7 +45,7 @@ void optimizeModule(llvm::Module& module, llvm::TargetMachine& machine,
           passes.addPass(llvm::LCSSAPass());
           passes.addPass(MaskVersioningPass());
         });
-  builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, modules);
+  builder.buildPerModuleDefaultPipeline(plan.level).run(module, modules);
 }
 
 } // namespace tcpu::codegen

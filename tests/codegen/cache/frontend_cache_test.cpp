@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -211,6 +212,32 @@ TEST(FrontEndCache, HostsAreKeptBesideTheEntries) {
   ASSERT_TRUE(cache.storeHost(kHost, "znver4").ok());
   EXPECT_EQ(cache.readHost(kHost), "znver4");
   EXPECT_TRUE(std::filesystem::exists(cache.directory() / ("host-" + kHost + ".txt")));
+}
+
+TEST(EntryCompileLock, OneCompileOfAnEntryAtATime) {
+  TempDir dir;
+  const FrontEndCache cache(dir.path());
+  EntryCompileLock first(cache, kEntry);
+  ASSERT_TRUE(first.opened()); // python/ made for it
+  EXPECT_TRUE(first.acquire(std::chrono::milliseconds(0)));
+  EntryCompileLock second(cache, kEntry); // another process's or thread's
+  EXPECT_FALSE(second.acquire(std::chrono::milliseconds(20)));
+  EntryCompileLock other(cache, kOtherEntry); // another entry's: not held up
+  EXPECT_TRUE(other.acquire(std::chrono::milliseconds(0)));
+  first.release();
+  EXPECT_FALSE(first.opened());
+  EXPECT_TRUE(second.acquire(std::chrono::milliseconds(0)));
+  // The lock files are not the cache's files: listing and pruning leave them alone.
+  EXPECT_TRUE(std::filesystem::exists(cache.directory() / "compile-aa.lock"));
+  EXPECT_TRUE(listed(dir.path()).empty());
+}
+
+TEST(EntryCompileLock, NamesThatAreNotAnEntrysOpenNone) {
+  TempDir dir;
+  const FrontEndCache cache(dir.path());
+  EXPECT_FALSE(EntryCompileLock(cache, "../x").opened());
+  EXPECT_FALSE(EntryCompileLock(cache, kVariant).opened());
+  EXPECT_FALSE(std::filesystem::exists(cache.directory()));
 }
 
 TEST(FrontEndCache, ListingTellsEveryFileAStoreWritesAndItsTemporaries) {

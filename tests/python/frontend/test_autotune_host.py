@@ -6,6 +6,7 @@ so that the autotuner's own logic (timing, caching, pruning, hooks) is what is t
 
 import json
 import statistics
+import threading
 import time
 
 import numpy as np
@@ -13,6 +14,7 @@ import pytest
 
 import tcpu.triton as triton
 import tcpu.triton.language as tl
+from tcpu.frontend.build.parallel import free_cores
 from tcpu.triton.runtime import autotuner, errors, interface
 
 Config, autotune, heuristics = autotuner.Config, autotuner.autotune, autotuner.heuristics
@@ -40,6 +42,8 @@ class AccumulateKernel(interface.KernelInterface):
 
     def __init__(self, bump=0.0, limit=None, broken=None):
         self.calls = []
+        self.warmups = []  # (BLOCK, the thread that compiled it)
+        self.warmups_before_first_run = None
         self.bump = bump
         self.limit = limit
         self.broken = broken
@@ -47,6 +51,8 @@ class AccumulateKernel(interface.KernelInterface):
     def run(self, *args, grid, warmup, **kwargs):
         bound = {**dict(zip(self.arg_names, args)), **kwargs}
         self.calls.append({"grid": grid, "warmup": warmup, **bound})
+        if self.warmups_before_first_run is None:
+            self.warmups_before_first_run = len(self.warmups)
         if self.limit is not None and bound["BLOCK"] > self.limit:
             raise errors.OutOfResources(bound["BLOCK"] * 4, self.limit * 4, "scratch")
         if bound["BLOCK"] == self.broken:
@@ -57,6 +63,7 @@ class AccumulateKernel(interface.KernelInterface):
         busy(bound["COST"])
 
     def warmup(self, *args, grid, **kwargs):
+        self.warmups.append((kwargs["BLOCK"], threading.current_thread().name))
         return ("compiled", kwargs["BLOCK"], kwargs["COST"])
 
 
@@ -403,6 +410,20 @@ def test_warmup_compiles_every_pruned_config():
     x, out = arrays()
     assert tuned.warmup(x, out, 16, grid=(1,)) == [("compiled", 64, 3.0), ("compiled", 128, 0.5)]
     assert kernel.calls == []
+
+
+def test_tuning_compiles_every_config_at_once_before_timing_them():
+    """Cold, compiling is most of a tuning's time: the configs' specializations are compiled
+    first, on compile_in_parallel's threads (the free cores), then timed one by one."""
+    if free_cores() < 2:
+        pytest.skip("one free core: the configs compile as they are timed")
+    kernel = AccumulateKernel()
+    tuned = autotune(CONFIGS, key=["n"], do_bench=CountingBench())(kernel)
+    x, out = arrays()
+    tuned[(1,)](x, out, 16)
+    assert sorted(block for block, _ in kernel.warmups) == [64, 128, 256]
+    assert all(thread.startswith("tcpu-compile") for _, thread in kernel.warmups)
+    assert kernel.warmups_before_first_run == 3
 
 
 # --- configs that cannot run -----------------------------------------------------------

@@ -51,3 +51,16 @@ def test_processes_share_one_cache(tmp_path: pathlib.Path) -> None:
     (warm,) = _run(cache, 1)
     assert warm.returncode == 0 and warm.stdout.strip() == "ok", warm.stderr[-2000:]
     assert "clang: compiling" not in warm.stderr, warm.stderr[-2000:]
+
+
+def test_processes_missing_one_specialization_at_once_compile_it_once(
+        tmp_path: pathlib.Path) -> None:
+    """Each of the three specializations is compiled by one process: the others wait for its
+    compile lock (tcpu/frontend_cache.hpp's EntryCompileLock), then load what it wrote. Without
+    the lock, processes that overlap each compile every specialization they miss."""
+    cache = tmp_path / "cache"
+    results = _run(cache, 3)
+    for r in results:
+        assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-2000:]
+    compiles = sum(r.stderr.count("clang: compiling") for r in results)
+    assert compiles == 3, "\n".join(r.stderr[-2000:] for r in results)

@@ -28,11 +28,13 @@ process as before."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from ... import _environment as environment
 from .cache_key import FORMAT, process_key_parts, reads_current
@@ -92,6 +94,35 @@ def load(name: str, jit: KernelDef, kinds: list[tuple[Any, ...]]
             continue
         return handle, meta
     return None
+
+
+# How long a compile waits for another one of the same entry before it compiles the entry itself:
+# a holder past it is stopped or stuck (one that dies releases the lock at once).
+COMPILE_WAIT_S = 60.0
+
+
+@contextlib.contextmanager
+def compile_lock(name: str) -> Iterator[None]:
+    """Held around a compile of entry `name`, so that processes (pytest-xdist's workers) and
+    threads missing the same specialization at once compile it once: the others wait here, then
+    load the first one's variant (codegen's EntryCompileLock, an flock released when its holder
+    dies). Waited for in short tries, so that Ctrl-C interrupts the wait; past COMPILE_WAIT_S,
+    or with no lock to be had, the compile goes on without it."""
+    from ... import _tcpu_rt
+    lock = _tcpu_rt.cache_compile_lock(name) if directory() is not None else None
+    if lock is not None:
+        deadline = time.monotonic() + COMPILE_WAIT_S
+        while not lock.acquire(0.1):
+            if time.monotonic() > deadline:
+                _warn_once(f"another process has been compiling a kernel for over "
+                           f"{COMPILE_WAIT_S:.0f} s (stopped?): compiling it here as well")
+                lock = None
+                break
+    try:
+        yield
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def store(name: str, source: str, meta: dict[str, Any], fp_contract: bool,

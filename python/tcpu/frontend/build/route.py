@@ -3,7 +3,8 @@
 A specialization is built through a store, chosen once per specialization by `store_for`:
 - `SharedObjectStore`, the front end's disk cache (disk_cache.py): `load` finds a shared object
   compiled by an earlier process (no lowering, no clang, no LLVM); `compile` lowers, writes the
-  shared object into the cache and loads it.
+  shared object into the cache and loads it, holding the entry's compile lock (`compiling`), so
+  that another process or thread missing the same entry waits and loads it instead.
 - `InProcessStore`, when the disk cache is off (TCPU_PYTHON_CACHE=0, TCPU_CACHE_DISABLE=1) or
   the specialization has no stable name (a constexpr with no stable fingerprint): `load` finds
   nothing; `compile` lowers and compiles in process (through codegen's own object cache).
@@ -12,6 +13,7 @@ process instead, as is one whose lowering read a value with no stable fingerprin
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from dataclasses import dataclass
@@ -90,6 +92,9 @@ class InProcessStore:
              ) -> CompiledKernel | None:
         return None
 
+    def compiling(self) -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext()
+
     def reads(self) -> cache_key.Reads | None:
         return None
 
@@ -113,6 +118,9 @@ class SharedObjectStore:
                               params=[Param.from_record(r) for r in meta["params"]],
                               codes=meta["codes"], handle=handle,
                               check_bounds=options.check_bounds)
+
+    def compiling(self) -> contextlib.AbstractContextManager[None]:
+        return disk_cache.compile_lock(self.entry)
 
     def reads(self) -> cache_key.Reads | None:
         return cache_key.Reads()
@@ -179,7 +187,13 @@ def build(kernel: KernelDef, kinds: list[tuple[Any, ...]], options: BuildOptions
     _dump(generated)
     from ... import _tcpu
     try:
-        handle = store.compile(generated, options)
+        # Another process or thread may be compiling this specialization: wait for it, then
+        # load its variant rather than compile the same one again.
+        with store.compiling():
+            found = store.load(kernel, kinds, options)
+            if found is not None:
+                return found
+            handle = store.compile(generated, options)
     except _tcpu.Error as e:
         if "target CPU '" in e.detail:  # TCPU_TARGET_CPU names a CPU that cannot be used here
             raise ValueError(e.detail) from None

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ... import _environment as environment
+from ...frontend.build.parallel import compile_in_parallel, free_cores
 from .. import knobs
 from .autotune_timer import time_config
 from .driver import driver, num_worker_threads
@@ -269,6 +270,7 @@ class Autotuner(KernelInterface):
     def _benchmark(self, key: tuple, configs: list[Config], args: tuple,
                    kwargs: dict[str, Any]) -> None:
         start = time.perf_counter()
+        self._compile_configs(configs, args, kwargs)
         timings: dict[Config, Any] = {}
         best_ms: float | None = None  # the best median so far, for the default timer
         for config in configs:
@@ -282,6 +284,26 @@ class Autotuner(KernelInterface):
         # Leave reset_to_zero arguments zeroed for the real launch that follows.
         self.pre_hook({**(self.nargs or {}), **kwargs, **self.cache[key].all_kwargs()},
                       reset_only=True)
+
+    def _compile_configs(self, configs: list[Config], args: tuple,
+                         kwargs: dict[str, Any]) -> None:
+        """Compiles every config's specialization at once on the free cores (parallel.py)
+        before they are timed one by one: cold, compiling is most of a tuning's time. A
+        config that fails to compile is left to its timing, which reports it as it would have."""
+        warmup = getattr(self.fn, "warmup", None)
+        if warmup is None or len(configs) < 2 or free_cores() < 2:
+            return
+        meta = {k: v for k, v in kwargs.items() if k != "warmup"}
+
+        def compile_one(config: Config) -> Callable[[], None]:
+            def call() -> None:
+                try:
+                    warmup(*args, **meta, **config.all_kwargs())
+                except Exception:  # raised again, and judged, by the timing
+                    pass
+            return call
+
+        compile_in_parallel([compile_one(c) for c in configs])
 
     # --- results on disk (cache_results=True or TRITON_CACHE_AUTOTUNING=1) -----------
 
