@@ -292,53 +292,5 @@ TEST_F(TlDot, SumsInKOrderWithFma) {
     check(c, true, seed += 10);
 }
 
-// Programs of one launch share a copy of a block of B only where codegen finds that no program
-// writes memory before reading it and none uses atomics (TCPU_KERNEL_SHARES_READS); the copy
-// changes no bit of the products, and a program that wrote B first reads its own write.
-TEST_F(TlDot, ProgramsShareCopiesOfBOnlyWhereNothingIsWrittenFirst) {
-  const auto flags = [&](const char* name) {
-    unsigned int value = 0xdead;
-    EXPECT_EQ(tcpuFuncGetFlags(&value, kernel(name)), TCPU_SUCCESS) << name;
-    return value;
-  };
-  EXPECT_EQ(flags("shared_b_read_only"), TCPU_KERNEL_SHARES_READS);
-  EXPECT_EQ(flags("shared_b_written_first"), 0u);
-  EXPECT_EQ(flags("shared_b_after_atomic"), 0u);
-  // Blocks of B under 32 KB are copied by each program: no call, no flag.
-  EXPECT_EQ(flags("f32_64x64x32"), 0u);
-
-  // A's column 0 is 1 and the rest 0, so that each row of a product is B's row 0.
-  constexpr int programs = 64;
-  std::vector<float> a(programs * 8 * 64, 0.0f);
-  for (size_t row = 0; row < programs * 8; ++row)
-    a[row * 64] = 1.0f;
-  const Matrix random = randomMatrix(Kind::f32, 64, 128, 32);
-  for (const int threads : {1, 4}) {
-    ASSERT_TCPU(tcpuSetNumThreads(threads));
-    for (const char* name :
-         {"shared_b_read_only", "shared_b_written_first", "shared_b_after_atomic"}) {
-      std::vector<float> b(64 * 128);
-      std::memcpy(b.data(), random.data.data(), b.size() * sizeof(float));
-      std::vector<float> out(programs * 8 * 128, -1.0f);
-      int32_t counter = 0;
-      ASSERT_TCPU(launch(kernel(name), programs, 1, 1, a.data(), b.data(), out.data(), &counter));
-      const bool written = std::string(name) == "shared_b_written_first";
-      for (int pid = 0; pid < programs; ++pid)
-        for (int j = 0; j < 128; ++j) {
-          // Program pid's own write is what it reads; other programs' writes to row 0 may or
-          // may not have happened before its read (nothing orders them).
-          const float got = out[static_cast<size_t>(pid * 8 + 7) * 128 + static_cast<size_t>(j)];
-          if (written && j == pid)
-            ASSERT_EQ(got, 2.0f) << name << " program " << pid << ", " << threads << " threads";
-          else if (!written || j >= programs)
-            ASSERT_EQ(got, b[static_cast<size_t>(j)])
-                << name << " program " << pid << " [" << j << "], " << threads << " threads";
-        }
-      if (std::string(name) == "shared_b_after_atomic") EXPECT_EQ(counter, programs);
-    }
-  }
-  ASSERT_TCPU(tcpuSetNumThreads(0));
-}
-
 } // namespace
 } // namespace tcpu::test

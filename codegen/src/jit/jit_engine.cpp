@@ -50,8 +50,6 @@ llvm::orc::SymbolMap runtimeServices(llvm::orc::LLJIT& jit) {
       {jit.mangleAndIntern("tcpuKernelReportAccess"), entry(&tcpuKernelReportAccess)},
       {jit.mangleAndIntern("tcpuKernelCancelPending"), entry(&tcpuKernelCancelPending)},
       {jit.mangleAndIntern("tcpuKernelCancelled"), entry(&tcpuKernelCancelled)},
-      {jit.mangleAndIntern("tcpuKernelSharedCopy"), entry(&tcpuKernelSharedCopy)},
-      {jit.mangleAndIntern("tcpuKernelSharedCopyFilled"), entry(&tcpuKernelSharedCopyFilled)},
   };
 }
 

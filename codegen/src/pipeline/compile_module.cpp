@@ -1,7 +1,6 @@
 #include "pipeline/compile_module.hpp"
 
 #include "ir/bounds_check.hpp"
-#include "ir/shared_reads.hpp"
 #include "pipeline/cancel_checks.hpp"
 #include "pipeline/code_generation.hpp"
 #include "pipeline/kernel_module.hpp"
@@ -54,9 +53,6 @@ Status compileInto(const CompileRequest& request, CompiledModule& result) {
   steps.optimization.vectorFunctions = &vectorMath.descriptors();
   steps.optimization.versionMaskedLoops = true;
   steps.lowering = [&](llvm::Module& optimized) -> Status {
-    // On the optimized entries (where tl's helpers are inlined), before the cancel checks and
-    // SLEEF calls below are added.
-    flagSharedReads(optimized, result.kernels);
     // After optimization, so that the checks guard the vectorized accesses that run.
     if (request.options.checkBounds) instrumentBoundsChecks(optimized, result.kernels);
     insertCancelChecks(optimized);

@@ -96,10 +96,6 @@ typedef void (*tcpuKernelEntry)(void* const* params, uint64_t begin, uint64_t en
  * as a GPU runs them at once: see docs/c-api.md. Atomics that only update (a histogram, a sum)
  * do not make programs wait. */
 #define TCPU_KERNEL_PROGRAMS_WAIT 0x1u
-/* TCPU_KERNEL_SHARES_READS: the kernel's programs may share copies of the blocks they read
- * (tcpuKernelSharedCopy below): codegen found no atomic operation in it, and no write to memory
- * outside a program's own variables that comes before one of its reads of a shared copy. */
-#define TCPU_KERNEL_SHARES_READS 0x2u
 
 typedef struct tcpuKernelDesc {
   uint32_t abiVersion; /* TCPU_KERNEL_ABI_VERSION; first so that any version can read it */
@@ -145,26 +141,6 @@ TCPU_API void tcpuKernelPrint(const tcpuPrintRecord* record);
  * failure wins). Outside a launch, the failure is written to stderr. The
  * process goes on. */
 TCPU_API void tcpuKernelAssertFail(const tcpuAssertRecord* record);
-
-/*
- * Copies that the programs of one launch share (tl's dot packs each block of B once per launch,
- * not once per program that reads it). Launches of kernels flagged TCPU_KERNEL_SHARES_READS
- * have them. Without atomics, nothing orders one program's writes before another's reads, so a
- * copy made when a block was first read is what any program of the launch may see (as on a GPU,
- * where programs run at once); and with no write before the read in the program itself, it is
- * what that program would read.
- */
-
-/* The launch's copy of `rows` rows of `rowBytes` bytes, the first at `source` and each
- * `rowStride` bytes after the one before, packed one after the other (64-byte aligned). *fill is
- * 1 where the caller must copy the rows into it and then call tcpuKernelSharedCopyFilled, 0
- * where it holds them. NULL (the caller copies the rows for itself) outside such launches, while
- * another program is filling that copy, or past the launch's limit on copies (256 MiB). */
-TCPU_API void* tcpuKernelSharedCopy(const void* source, int64_t rowStride, uint32_t rows,
-                                    uint32_t rowBytes, uint32_t* fill);
-
-/* The copy tcpuKernelSharedCopy asked the caller to fill holds its rows (release). */
-TCPU_API void tcpuKernelSharedCopyFilled(void* copy);
 
 /*
  * Atomics (tl.atomic_*): every atomic update is a critical section on the stripe of memory its

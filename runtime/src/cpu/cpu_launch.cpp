@@ -184,8 +184,7 @@ Status CpuBackend::launch(const std::shared_ptr<Function>& function, unsigned gr
                   .programs = programs,
                   .scratchBytes = sharedMemBytes,
                   .kernel = function->desc,
-                  .cancel = options.cancel,
-                  .sharesReads = (function->flags() & TCPU_KERNEL_SHARES_READS) != 0};
+                  .cancel = options.cancel};
   LaunchSettings settings = state.settings.launchSettings().forKernel(function->flags());
   if (options.numThreads > 0) settings.numThreads = options.numThreads;
   if (!stream) {

@@ -10,7 +10,6 @@
 #include "launch/crash_report.hpp"
 #include "launch/kernel_services.hpp"
 #include "launch/recent_launches.hpp"
-#include "launch/shared_copies.hpp"
 #include "state/cancel_flag.hpp"
 
 namespace tcpu::detail {
@@ -28,8 +27,7 @@ ScratchBuffer allocateScratch(uint32_t bytes) {
 
 // False when the scratch area could not be allocated (the range did not run). A cancelled
 // launch's ranges are skipped (true: nothing failed).
-bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end, KernelFailures& failures,
-              SharedCopies* sharedCopies) {
+bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end, KernelFailures& failures) {
   if (cancelRaised(launch.cancel)) return true;
   // Each worker keeps one scratch buffer and reuses it across launches. A
   // launch made from inside a kernel (nested) must not replace the buffer
@@ -53,8 +51,7 @@ bool runRange(const GridLaunch& launch, uint64_t begin, uint64_t end, KernelFail
     if (!frame.scratch) return false;
     frame.scratchBytes = launch.scratchBytes;
   }
-  const LaunchScope scope(failures, launch.kernel, frame.grid, begin, end, launch.cancel,
-                          sharedCopies);
+  const LaunchScope scope(failures, launch.kernel, frame.grid, begin, end, launch.cancel);
   ++depth;
   launch.entry(launch.params, begin, end, &frame);
   --depth;
@@ -87,14 +84,10 @@ Status runPrograms(const GridLaunch& launch, const LaunchSettings& settings) {
   installCrashReport(); // once; afterwards one load of a flag
   const uint64_t programs = launch.programs;
   KernelFailures failures;
-  // Copies shared by the programs (shared_copies.hpp), where codegen found the kernel may share.
-  std::unique_ptr<SharedCopies> sharedCopies;
-  if (launch.sharesReads) sharedCopies = std::make_unique<SharedCopies>();
-  SharedCopies* const shared = sharedCopies.get();
   const int threads =
       static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(settings.numThreads), programs));
   if (threads <= 1) { // serial fast path: no parallel region at all
-    if (!runRange(launch, 0, programs, failures, shared)) return scratchFailure(launch);
+    if (!runRange(launch, 0, programs, failures)) return scratchFailure(launch);
     return failures.status();
   }
 
@@ -109,7 +102,7 @@ Status runPrograms(const GridLaunch& launch, const LaunchSettings& settings) {
     for (int part = 0; part < threads; ++part) {
       const auto index = static_cast<uint64_t>(part);
       const uint64_t begin = index * share + std::min(index, extra);
-      if (!runRange(launch, begin, begin + share + (index < extra ? 1 : 0), failures, shared))
+      if (!runRange(launch, begin, begin + share + (index < extra ? 1 : 0), failures))
         failed.store(true, std::memory_order_relaxed);
     }
     return failed.load() ? scratchFailure(launch) : failures.status();
@@ -134,7 +127,7 @@ Status runPrograms(const GridLaunch& launch, const LaunchSettings& settings) {
         const uint64_t take = std::min(left, divisor ? std::max(least, left / divisor) : least);
         // On failure begin becomes the counter's value, and the range is worked out again.
         if (!next.compare_exchange_weak(begin, begin + take, std::memory_order_relaxed)) continue;
-        if (!runRange(launch, begin, begin + take, failures, shared))
+        if (!runRange(launch, begin, begin + take, failures))
           failed.store(true, std::memory_order_relaxed);
         begin = next.load(std::memory_order_relaxed);
       }
@@ -149,7 +142,7 @@ Status runPrograms(const GridLaunch& launch, const LaunchSettings& settings) {
   for (uint64_t part = 0; part < parts; ++part) {
     const uint64_t begin = part * chunk;
     // min() on the remaining count: begin + chunk may wrap near 2^64.
-    if (!runRange(launch, begin, begin + std::min(chunk, programs - begin), failures, shared))
+    if (!runRange(launch, begin, begin + std::min(chunk, programs - begin), failures))
       failed.store(true, std::memory_order_relaxed);
   }
   return failed.load() ? scratchFailure(launch) : failures.status();

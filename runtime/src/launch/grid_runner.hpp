@@ -18,7 +18,6 @@ struct GridLaunch {
   uint32_t scratchBytes;
   const tcpuKernelDesc* kernel; // what kernel service calls name in their reports
   const tcpuCancelFlag* cancel; // null, or the flag that cancels the launch
-  bool sharesReads = false;     // TCPU_KERNEL_SHARES_READS: its programs share copies
 };
 
 // Fails when a worker cannot get its scratch area (TCPU_ERROR_OUT_OF_MEMORY) or a

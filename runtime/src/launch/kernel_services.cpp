@@ -152,9 +152,9 @@ void reportFailure(tcpuResult code, std::string message) {
 
 LaunchScope::LaunchScope(KernelFailures& failures, const tcpuKernelDesc* kernel,
                          const uint32_t (&grid)[3], uint64_t begin, uint64_t end,
-                         const tcpuCancelFlag* cancel, SharedCopies* sharedCopies)
-    : context_{&failures, kernel,      {grid[0], grid[1], grid[2]}, begin, end, {0, 0, 0}, false,
-               cancel,    sharedCopies},
+                         const tcpuCancelFlag* cancel)
+    : context_{&failures, kernel, {grid[0], grid[1], grid[2]}, begin, end, {0, 0, 0},
+               false,     cancel},
       previous_(runningLaunch) {
   runningLaunch = &context_;
 }

@@ -15,8 +15,6 @@
 
 namespace tcpu::detail {
 
-class SharedCopies;
-
 class KernelFailures {
 public:
   void record(tcpuResult code, std::string message);
@@ -39,7 +37,6 @@ struct LaunchContext {
   uint32_t program[3];          // set by bounds-checked kernels as each program starts,
   bool programKnown;            // and then true
   const tcpuCancelFlag* cancel; // the launch's cancel flag, or null
-  SharedCopies* sharedCopies;   // the copies its programs share, or null (shared_copies.hpp)
 };
 
 // The running launch on this thread, or null outside launches.
@@ -54,8 +51,7 @@ void reportFailure(tcpuResult code, std::string message);
 class LaunchScope {
 public:
   LaunchScope(KernelFailures& failures, const tcpuKernelDesc* kernel, const uint32_t (&grid)[3],
-              uint64_t begin, uint64_t end, const tcpuCancelFlag* cancel,
-              SharedCopies* sharedCopies);
+              uint64_t begin, uint64_t end, const tcpuCancelFlag* cancel);
   ~LaunchScope();
   LaunchScope(const LaunchScope&) = delete;
   LaunchScope& operator=(const LaunchScope&) = delete;

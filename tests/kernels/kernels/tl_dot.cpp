@@ -89,22 +89,3 @@ TL_KERNEL(into_f16_32x16x64, dot_into<tl::float16, float, 32, 16, 64>);
 TL_KERNEL(into_bf16_4x64x2, dot_into<tl::bfloat16, float, 4, 64, 2>);
 TL_KERNEL(into_i8_8x4x2, dot_into<int8_t, int32_t, 8, 4, 2>);
 TL_KERNEL(into_self_f32_16x64x64, dot_into<float, float, 16, 64, 64, true>);
-
-// Programs that all read one block of B (64 x 128 fp32, 32 KB: large enough for the launch's
-// shared copies, tl/dot.h), each times its own 8 rows of A. Written: each program first writes
-// B's element [0, pid], which it must then read. Counted: each first adds to a counter
-// atomically. Codegen lets only the first share copies (TCPU_KERNEL_SHARES_READS).
-enum class SharedB { readOnly, written, counted };
-template <SharedB Kind>
-struct shared_b : tl::program {
-  void operator()(const float* a, float* b, float* out, int32_t* counter) const {
-    const int32_t pid = program_id(0);
-    if constexpr (Kind == SharedB::written) b[pid] = 2.0f;
-    if constexpr (Kind == SharedB::counted) tl::atomic_add(counter, 1);
-    storeTile<8, 128>(out + pid * 8 * 128,
-                      tl::dot(tile<8, 64>(a + pid * 8 * 64), tile<64, 128>(b)));
-  }
-};
-TL_KERNEL(shared_b_read_only, shared_b<SharedB::readOnly>);
-TL_KERNEL(shared_b_written_first, shared_b<SharedB::written>);
-TL_KERNEL(shared_b_after_atomic, shared_b<SharedB::counted>);

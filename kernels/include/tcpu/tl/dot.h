@@ -66,8 +66,7 @@ constexpr int kRowsPerTile = N % Cols == 0 ? kTileRows : (M % 4 == 0 ? 4 : 1);
 // product without an accumulator: the tile then starts at zero, and no block of zeros is filled
 // and read (with inlining the test folds away).
 template <class A, int R, int K, int N, int C>
-TL_INLINE void dotTile(const A* const* a, const A* __restrict b, const A* acc, A* c, int i0,
-                       int j0) {
+TL_INLINE void dotTile(const A* const* a, const A* b, const A* acc, A* c, int i0, int j0) {
   A tile[R][C];
   for (int r = 0; r < R; ++r)
     for (int s = 0; s < C; ++s)
@@ -123,38 +122,6 @@ constexpr bool kReadsRowsInPlace = false;
 template <class A, int D0, int D1, int M0, int M1>
 constexpr bool kReadsRowsInPlace<A, LoadView<const A, D0, D1, M0, M1>> = true;
 
-// Blocks of B this large or larger are read through the launch's shared copies: below it a
-// lookup (a lock and a hash table's probe) costs about what copying the block does.
-constexpr int kSharedCopyLeastBytes = 32 * 1024;
-
-// The launch's shared copy of a load of whole rows (every lane on, rows evenly spaced), filled
-// here if this program is the first to read it; null where there is none (the kernel may not
-// share, the rows are not evenly spaced, another program is filling it): then the caller copies
-// the rows for itself. Every program that reads the block gets the same values, packed as
-// widened() packs them, so the products are the same bits either way.
-template <class A, class Y>
-TL_INLINE const A* sharedRows(const Y& b) {
-  constexpr int K = shape_of<Y>::rows, N = shape_of<Y>::cols;
-  if constexpr (K * N * static_cast<int>(sizeof(A)) < kSharedCopyLeastBytes) {
-    return nullptr;
-  } else {
-    if (!b.contiguous) return nullptr;
-    const int64_t stride = K > 1 ? b.p.row[1] - b.p.row[0] : 0;
-    bool even = true;
-    for (int k = 0; k < K; ++k)
-      even &= b.p.row[k] == b.p.row[0] + k * stride;
-    if (!even) return nullptr;
-    uint32_t fill = 0;
-    void* copy = platform::sharedCopy(b.p.base + b.p.row[0], stride * int64_t{sizeof(A)}, K,
-                                      N * sizeof(A), &fill);
-    if (copy && fill) {
-      *static_cast<Block<A, K, N>*>(copy) = b;
-      platform::sharedCopyFilled(copy);
-    }
-    return static_cast<const A*>(copy);
-  }
-}
-
 // c = acc + a x b (c = a x b where acc is null) for operands a [M, K], b [K, N] of any input
 // type In and blocks acc, c [M, N] of its accumulation type A; acc may be c.
 template <class A, class X, class Y>
@@ -184,36 +151,23 @@ TL_INLINE void dotProduct(const X& a, const Y& b, const A* acc, A* c) {
     }
   }
 #endif
-  // B: the launch's shared copy of its rows where there is one (sharedRows), else a block of
-  // its own: its rows are read as vectors, one row per k, and rows a power of two apart in
-  // memory would share a few cache sets. A block's rows copied once per launch instead of once
-  // per program that reads them: MKL packs B once for all of A's rows for the same reason.
-  [[maybe_unused]] Block<A, K, N> ownB;
-  const A* bv = nullptr;
-  if constexpr (is_block_v<Y> && std::is_same_v<element_t<Y>, A>) {
-    bv = b.v;
-  } else {
-    if constexpr (kReadsRowsInPlace<A, Y>) bv = sharedRows<A>(b);
-    if (!bv) {
-      ownB = cast<A>(b);
-      bv = ownB.v;
-    }
-  }
+  const auto& wb = widened<A>(b);
   const auto tiles = [&](const A* const* rowsOfA) TL_INLINE_LAMBDA {
     // The choice folds away: codegen makes the width a constant.
     if (platform::targetVectorBits() >= 512 && kWidestTileApplies<N>)
-      dotTiles<A, M, K, N, kWidestTileCols>(rowsOfA, bv, acc, c);
+      dotTiles<A, M, K, N, kWidestTileCols>(rowsOfA, wb.v, acc, c);
     else if (platform::targetVectorBits() >= 512 && N % kWideTileCols == 0)
-      dotTiles<A, M, K, N, kWideTileCols>(rowsOfA, bv, acc, c);
+      dotTiles<A, M, K, N, kWideTileCols>(rowsOfA, wb.v, acc, c);
     else
-      dotTiles<A, M, K, N, kTileCols>(rowsOfA, bv, acc, c);
+      dotTiles<A, M, K, N, kTileCols>(rowsOfA, wb.v, acc, c);
   };
   const A* rowsOfA[M];
   if constexpr (kReadsRowsInPlace<A, X>) {
     // A load of whole rows of A elements, every lane on: the tiles read its rows where they are
     // (A is only broadcast, one element at a time, walking each row), instead of a copy of the
-    // block made on every call. In the matmul tutorial at n = 2048 on a 2-core Zen 4: 0.73 ->
-    // 0.83 of oneDNN's sgemm.
+    // block made on every call. B is still copied: its rows are read as vectors, one row per
+    // k, and rows a power of two apart in memory would share a few cache sets. In the matmul
+    // tutorial at n = 2048 on a 2-core Zen 4: 0.73 -> 0.83 of oneDNN's sgemm.
     if (a.contiguous) {
       for (int i = 0; i < M; ++i)
         rowsOfA[i] = a.p.base + a.p.row[i];

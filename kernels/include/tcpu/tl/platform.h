@@ -141,17 +141,6 @@ TL_INLINE void assertFailed(const tcpuAssertRecord* record) {
   tcpuKernelAssertFail(record);
 }
 
-// The launch's shared copy of a block's rows (kernel_abi.h: tcpuKernelSharedCopy): null on a GPU,
-// where no runtime keeps copies (a constant there, so the call folds away).
-TL_INLINE void* sharedCopy(const void* source, int64_t rowStride, uint32_t rows, uint32_t rowBytes,
-                           uint32_t* fill) {
-  if (__tcpu_target_vector_bits == 0) return nullptr;
-  return tcpuKernelSharedCopy(source, rowStride, rows, rowBytes, fill);
-}
-TL_INLINE void sharedCopyFilled(void* copy) {
-  tcpuKernelSharedCopyFilled(copy);
-}
-
 } // namespace tcpu::tl::platform
 
 #endif
