@@ -10,6 +10,10 @@
 #   or, matmul beside torch.mm in one process:
 #                             cd .gpurun-a && LD_LIBRARY_PATH=. TCPU_NUM_THREADS=1 \
 #                             python3 paired_matmul.py 1 9 2048
+#
+# BASELINE_TCPU=path/to/another/build/tools/tcpu adds matmul_f32_large as that build compiles it
+# (matmul_large_baseline, from that tree's matmul.cpp and tl), so that paired_matmul.py times a
+# change against the code before it in one process.
 set -euo pipefail
 build="$(cd "${1:?usage: $0 BUILD_DIR CPU}" && pwd)"
 cpu=${2:?usage: $0 BUILD_DIR CPU}
@@ -28,6 +32,14 @@ trap 'rm -rf "$stage"' EXIT
   matmul matmul_f32 matmul 64
   matmul matmul_f32_large matmul_large 128
   matmul matmul_f32_wrap matmul_wrap 64
+  matmul_objects=(matmul.*.h matmul_large.*.h matmul_wrap.*.h)
+  if [ -n "${BASELINE_TCPU:-}" ]; then
+    baseline_source="$(cd "$(dirname "$BASELINE_TCPU")/../.." && git rev-parse --show-toplevel)"
+    "$BASELINE_TCPU" compile "$baseline_source/kernels/tutorials/matmul.cpp" \
+      --kernel-name matmul_f32_large --out-name matmul_large_baseline --signature "$signature" \
+      --grid "((M+127)/128)*((N+127)/128),1,1" --target "$cpu" >/dev/null
+    matmul_objects+=(matmul_large_baseline.*.h)
+  fi
   "$tcpu" compile "$here/kernels/tutorials/softmax.cpp" --kernel-name softmax_1024 \
     --out-name softmax --signature '*fp32:16, *fp32:16, i32, i32, i32, i32' --grid 'n_rows,1,1' \
     --target "$cpu" >/dev/null
@@ -46,7 +58,7 @@ trap 'rm -rf "$stage"' EXIT
     --signature '*fp32:16, *fp32:16, *fp32:16, *fp32:16, i32, i32' >/dev/null
   "$tcpu" link layer_norm_dx.*.h -o layer_norm_dx_kernels
   "$tcpu" link layer_norm_dwdb.*.h -o layer_norm_dwdb_kernels
-  "$tcpu" link matmul.*.h matmul_large.*.h matmul_wrap.*.h -o matmul_kernels
+  "$tcpu" link "${matmul_objects[@]}" -o matmul_kernels
   "$tcpu" link matmul_bf16.*.h -o matmul_bf16_kernels
   "$tcpu" link softmax.*.h -o softmax_kernels
 )
@@ -68,7 +80,7 @@ if clang-19 -O2 -march="$cpu" -fPIC -c "$here/bench/aot/fma_peak.c" -o "$stage/f
   peak=("$stage/fma_peak.o")
 fi
 clang-19 -O2 -shared -fPIC -I"$here/runtime/include" -I"$stage" "$stage/matmul_kernels.c" \
-  "$stage"/matmul.*.o "$stage"/matmul_large.*.o "$stage"/matmul_wrap.*.o "${peak[@]}" \
+  "$stage"/matmul.*.o "$stage"/matmul_large*.o "$stage"/matmul_wrap.*.o "${peak[@]}" \
   -L"$build/runtime" -ltcpu_runtime -Wl,-rpath,'$ORIGIN' -o .gpurun-a/libaot_kernels.so
 # The same loop nest with libxsmm's micro-kernel, where Debian's libxsmm-dev (a static library)
 # is installed: the comparison issue 19 asked for.
