@@ -225,7 +225,9 @@ def test_default_timer_stops_early_on_a_clearly_slower_config():
     timings = tuned.configs_timings
     assert all(len(t) == 3 for t in timings.values())  # median, p20, p80
     assert {c.kwargs["COST"]: t[0] for c, t in timings.items()}[30.0] >= 30.0
-    assert tuned.bench_time <= elapsed <= 2.0
+    # Only the lower bound: a wall-clock ceiling fails on a loaded machine (the run counts
+    # above already show the early stop).
+    assert tuned.bench_time <= elapsed
 
 
 def test_deprecated_warmup_and_rep_still_set_the_budgets():
