@@ -164,6 +164,12 @@ def classifier(t: type) -> Classifier:
     return c
 
 
+def classify(value: Any, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    """(key part, launch value) of any argument, by its type's classifier."""
+    t = type(value)
+    return (CLASSIFIERS.get(t) or classifier(t))(value, name, specialize, align)
+
+
 def grid_dims(grid: Any, arg_names: list[str], values: list[Any], options: dict[str, Any]
           ) -> tuple[int, int, int]:
     """The grid's three dimensions, checked; a callable grid gets the bound arguments."""
