@@ -96,10 +96,10 @@ class CompiledKernel:
                              if p.dtype.is_ptr()]
         written = [w for _, _, w in self.pointer_args]
         self.check_aliasing = any(written) and not all(written)
-        # Launched by fast_launch.py's path: no check or copy around the launch, every
-        # parameter an argument's launch value as it is.
-        self.plain = not (self.check_aliasing or self.check_bounds or self.guard_arrays
-                          or self.has_components or self.handle is None)
+        # Launched by fast_launch.py's path (after the aliasing check, where there is one): no
+        # check or copy around the launch, every parameter an argument's launch value as it is.
+        self.plain = not (self.check_bounds or self.guard_arrays or self.has_components
+                          or self.handle is None)
         # The compiled kernel's arguments from the tuple of every argument's launch value.
         self.select = _selector(self.param_indices)
 

@@ -6,7 +6,8 @@ specialization launched straight through the extension.
 What it does not handle it hands, with the same arguments, to launcher.launch, which handles
 everything: arguments of other types go through arguments.py's classifiers (and their errors
 come from launcher.launch, which names the kernel), a specialization not compiled yet, or one
-launched with checks (bounds, aliasing, TCPU_MEM_GUARD) or with tuple or descriptor arguments.
+launched with checks (bounds, TCPU_MEM_GUARD), with tuple or descriptor arguments, or with a
+pointer it reads overlapping one it writes (then a variant that reads at the load is launched).
 Nothing is decided differently: the key is the one launcher.launch builds, with TRITON_DEBUG
 and TRITON_DEFAULT_FP_FUSION read at each launch as there. The launch measured 4.4 us before
 this path and its environment reads (bench/RESULTS.md)."""
@@ -91,7 +92,8 @@ def _generate(jit: KernelDef) -> FastLaunch:
         "        kernel = specializations.get(key)",
         "    except TypeError:  # an argument refused, an unhashable constexpr: named there",
         "        kernel = None",
-        "    if kernel is None or not kernel.plain:",
+        "    if kernel is None or not kernel.plain or kernel.check_aliasing and "
+        f"kernel.reads_overlap_writes({listed}, ({values})):",
         f"        return launch(jit, {listed}, grid, {{}}, False)",
         "    if type(grid) is tuple and len(grid) == 1 and type(gx := grid[0]) is int "
         "and 0 < gx < 2147483648:",
