@@ -2,9 +2,9 @@
 // NaN counts as greater than everything for argmax and smaller for argmin (Triton's combine
 // functions test `a != a`), so the first NaN wins. That is one left-to-right scan, whose
 // loop-carried (value, index) pair does not vectorize: a 4096 x 1024 fp32 argmax took 26x as
-// long as max. Here the same answer comes from independent scans that do: along a row, W lanes
-// each scan every W-th element and then merge by value, ties to the smaller index; down the
-// columns of a 2-D block, every column is a lane and each row updates them all.
+// long as max. Here the same answer comes from passes that do: along a row, the extreme (and
+// whether there is a NaN), then the first index holding it; down the columns of a 2-D block,
+// every column is a lane and each row updates them all.
 #ifndef TCPU_TL_ARG_REDUCE_H
 #define TCPU_TL_ARG_REDUCE_H
 
@@ -37,18 +37,8 @@ TL_INLINE bool argReplaces(C e, C best) {
     return Max ? e > best : e < best;
 }
 
-// Whether lane result (v, i) beats (best, at) when lanes merge: indices are not in scan order
-// across lanes, so equal values (and NaNs) go to the smaller index.
-template <bool Max, class C>
-TL_INLINE bool argMergeBeats(C v, int32_t i, C best, int32_t at) {
-  if constexpr (std::is_floating_point_v<C>) {
-    if (best != best) return v != v && i < at;
-    if (v != v) return true;
-  }
-  return (Max ? v > best : v < best) || (v == best && i < at);
-}
-
-// Lanes of a row scan: one 512-bit vector of the compute type, at most the row's length.
+// Lanes of a row's passes: four 512-bit vectors of the compute type (as reduce.h's partials),
+// at most the row's length.
 template <class C, int N>
 constexpr int argLanes() {
   int lanes = 256 / static_cast<int>(sizeof(C));
@@ -57,47 +47,66 @@ constexpr int argLanes() {
   return lanes;
 }
 
-template <bool Max, class T, int N, bool MayHoldNan>
-TL_INLINE int32_t argRowScan(const T* x) {
-  using C = compute_t<T>;
-  constexpr int W = argLanes<C, N>();
-  constexpr int body = N / W * W;
-  C best[W];
-  int32_t index[W];
-  for (int l = 0; l < W; ++l)
-    best[l] = argValue(x[l]), index[l] = l;
-  for (int j = W; j < body; j += W)
-    for (int l = 0; l < W; ++l) {
-      const C e = argValue(x[j + l]);
-      const bool replaces =
-          MayHoldNan ? argReplaces<Max>(e, best[l]) : (Max ? e > best[l] : e < best[l]);
-      best[l] = replaces ? e : best[l];
-      index[l] = replaces ? j + l : index[l];
-    }
-  C value = best[0];
-  int32_t at = index[0];
-  for (int l = 1; l < W; ++l)
-    if (argMergeBeats<Max>(best[l], index[l], value, at)) value = best[l], at = index[l];
-  for (int j = body; j < N; ++j) { // after every lane's indices: the scan's own rule
-    const C e = argValue(x[j]);
-    if (argReplaces<Max>(e, value)) value = e, at = j;
+// The first j in [from, N) with matches(argValue(x[j])), or N. W lanes at a time are tested as
+// one vector compare and an or, so that most of the row goes by in vector code; the scalar scan
+// runs only inside the W elements that hold the first match.
+template <int W, int N, class T, class Matches>
+TL_INLINE int32_t argFirst(const T* x, Matches matches) {
+  int j = 0;
+#pragma clang loop unroll(disable)
+  for (; j + W <= N; j += W) {
+    bool any = false;
+    for (int l = 0; l < W; ++l)
+      any |= matches(argValue(x[j + l]));
+    if (any) break;
   }
-  return at;
+  for (; j < N; ++j)
+    if (matches(argValue(x[j]))) return j;
+  return N;
 }
 
-// A row without NaNs (checked first, as vector code) is scanned with plain comparisons.
+// A row in two passes, each of them vector code: the extreme (a compare and select per element,
+// as max) and whether the row holds a NaN; then the first index of the extreme, or of the first
+// NaN where there is one (Triton's rule: a NaN beats every number, the first NaN wins). Equal
+// values tie to the first index, -0 and +0 included, as in the left-to-right scan. The carried
+// (value, index) pair of a single pass costs an index blend per element and kept argmax near 3x
+// max; the second pass runs over a row still in L1, and stops at the match.
 template <bool Max, class T, int N>
 TL_INLINE int32_t argRow(const T* x) {
-  if constexpr (std::is_floating_point_v<compute_t<T>>) {
-    bool nan = false;
-    for (int j = 0; j < N; ++j) {
-      const auto e = argValue(x[j]);
-      nan |= e != e;
-    }
-    return nan ? argRowScan<Max, T, N, true>(x) : argRowScan<Max, T, N, false>(x);
-  } else {
-    return argRowScan<Max, T, N, false>(x);
+  using C = compute_t<T>;
+  constexpr bool floating = std::is_floating_point_v<C>;
+  constexpr int W = argLanes<C, N>();
+  // Lanes as reduce.h's partials: lane l folds x[l], x[l + W], ..., then the lanes fold
+  // pairwise; each lane also notes whether it met a NaN.
+  C best[W];
+  bool nan[W];
+  for (int l = 0; l < W; ++l) {
+    best[l] = argValue(x[l]);
+    nan[l] = floating && best[l] != best[l];
   }
+#pragma clang loop unroll(disable)
+  for (int j = W; j + W <= N; j += W)
+    for (int l = 0; l < W; ++l) {
+      const C e = argValue(x[j + l]);
+      if constexpr (floating) nan[l] |= e != e;
+      best[l] = (Max ? e > best[l] : e < best[l]) ? e : best[l];
+    }
+  for (int width = W / 2; width >= 1; width /= 2)
+    for (int l = 0; l < width; ++l) {
+      nan[l] |= nan[l + width];
+      best[l] =
+          (Max ? best[l + width] > best[l] : best[l + width] < best[l]) ? best[l + width] : best[l];
+    }
+  C value = best[0];
+  bool anyNan = nan[0];
+  for (int j = N / W * W; j < N; ++j) {
+    const C e = argValue(x[j]);
+    if constexpr (floating) anyNan |= e != e;
+    value = (Max ? e > value : e < value) ? e : value;
+  }
+  if constexpr (floating)
+    if (anyNan) return argFirst<W, N>(x, [](C e) { return e != e; });
+  return argFirst<W, N>(x, [value](C e) { return e == value; });
 }
 
 // Down the columns of a Rows x Cols block (axis 0): every column a lane.
