@@ -124,3 +124,25 @@ def test_a_subclass_run_is_still_called() -> None:
     counted[(1,)](x, out, 10, 1.0, 0.0, False, None, 32)
     assert calls == [(1,)]
     torch.testing.assert_close(out, x)
+
+
+@triton.jit
+def scaled(x_ptr, out_ptr, n, scale=2.0, BLOCK: tl.constexpr = 32):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * scale, mask=offs < n)
+
+
+def test_named_and_default_arguments_bind_as_the_general_path() -> None:
+    x = torch.arange(100, dtype=torch.float32)
+    out = torch.empty(100)
+    first = scaled[(4,)](x, out, 100)  # scale and BLOCK from their defaults
+    torch.testing.assert_close(out, x * 2)
+    assert scaled[(4,)](x, out, 100, 2.0, 32) is first
+    assert scaled[(4,)](x, out_ptr=out, n=100, BLOCK=32) is first
+    scaled[(4,)](x, out, n=100, scale=3.0)
+    torch.testing.assert_close(out, x * 3)
+    assert scaled[(4,)](x, out, 100, num_warps=4) is first  # a launch option: the general path
+    with pytest.raises(TypeError, match="multiple values"):
+        scaled[(4,)](x, out, 100, n=100)
+    with pytest.raises(TypeError, match="missing required argument 'n'"):
+        scaled[(4,)](x, out)

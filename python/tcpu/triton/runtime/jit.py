@@ -103,10 +103,13 @@ class JITFunction(KernelDef, KernelInterface):
 
     def run(self, *args: Any, grid: Any, warmup: bool = False, **kwargs: Any) -> Any:
         hooked = _hooked() and not warmup
+        if not hooked and not warmup:  # the common cases, fast
+            if not kwargs and len(args) == len(self.arg_names):
+                return fast_launcher(self)(grid, *args)
+            if self.arg_set.issuperset(kwargs):  # arguments by name (BLOCK=...), no option
+                return fast_launcher(self)(grid, *self.bind(args, kwargs))
         if not kwargs and len(args) == len(self.arg_names) and not hooked:
-            if warmup:
-                return launch(self, list(args), grid, {}, warmup)
-            return fast_launcher(self)(grid, *args)  # the common, fast case
+            return launch(self, list(args), grid, {}, warmup)
         options = {k: kwargs.pop(k) for k in list(kwargs) if k not in self.arg_set
                    and (k in _GPU_OPTIONS or k in _CPU_OPTIONS)}
         for k in kwargs:
