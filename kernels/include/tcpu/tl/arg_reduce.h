@@ -10,6 +10,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <limits>
 
 #include "tcpu/tl/core.h"
 
@@ -37,6 +38,12 @@ TL_INLINE bool argReplaces(C e, C best) {
     return Max ? e > best : e < best;
 }
 
+// Whether a is strictly beyond b: greater for argmax, smaller for argmin (false with a NaN).
+template <bool Max, class C>
+TL_INLINE bool argBetter(C a, C b) {
+  return Max ? a > b : a < b;
+}
+
 // Lanes of a row's passes: four 512-bit vectors of the compute type (as reduce.h's partials),
 // at most the row's length.
 template <class C, int N>
@@ -47,66 +54,73 @@ constexpr int argLanes() {
   return lanes;
 }
 
-// The first j in [from, N) with matches(argValue(x[j])), or N. W lanes at a time are tested as
-// one vector compare and an or, so that most of the row goes by in vector code; the scalar scan
-// runs only inside the W elements that hold the first match.
+// The first j in [from, N) with matches(argValue(x[j])), or N, where `from` is a multiple of W.
+// W elements at a time are tested as vector compares and an or, so that most of the row goes by
+// in vector code; the scalar scan runs only inside the W elements that hold the first match. The
+// chunks are counted from 0 and those before `from` skipped: with a loop starting at `from`,
+// LLVM turned the or of each chunk into a branch per element.
 template <int W, int N, class T, class Matches>
-TL_INLINE int32_t argFirst(const T* x, Matches matches) {
-  int j = 0;
-#pragma clang loop unroll(disable)
-  for (; j + W <= N; j += W) {
+TL_INLINE int32_t argFirst(const T* x, int from, Matches matches) {
+  int q = 0;
+  for (; q < N / W; ++q) {
+    if (q * W < from) continue;
     bool any = false;
     for (int l = 0; l < W; ++l)
-      any |= matches(argValue(x[j + l]));
+      any |= matches(argValue(x[q * W + l]));
     if (any) break;
   }
-  for (; j < N; ++j)
+  for (int j = q * W > from ? q * W : from; j < N; ++j)
     if (matches(argValue(x[j]))) return j;
   return N;
 }
 
-// A row in two passes, each of them vector code: the extreme (a compare and select per element,
-// as max) and whether the row holds a NaN; then the first index of the extreme, or of the first
-// NaN where there is one (Triton's rule: a NaN beats every number, the first NaN wins). Equal
-// values tie to the first index, -0 and +0 included, as in the left-to-right scan. The carried
-// (value, index) pair of a single pass costs an index blend per element and kept argmax near 3x
-// max; the second pass runs over a row still in L1, and stops at the match.
+// A row in two passes of vector code. The first finds the extreme as max and min do (a compare
+// and select per element, NaNs left out: a lane starts from the identity in place of a NaN). The
+// second finds the first element that is the extreme or a NaN, in one compare (not below the
+// maximum, which a NaN is not either); if that is the extreme, the rest of the row is searched
+// for a NaN, which wins wherever it is (Triton's rule: a NaN beats every number, the first NaN
+// wins). Equal values tie to the first index, -0 and +0 included, as in the left-to-right scan.
+// A single pass carrying (value, index) costs an index blend per element and kept argmax near 3x
+// max; the second pass runs over a row still in L1.
 template <bool Max, class T, int N>
 TL_INLINE int32_t argRow(const T* x) {
   using C = compute_t<T>;
-  constexpr bool floating = std::is_floating_point_v<C>;
   constexpr int W = argLanes<C, N>();
-  // Lanes as reduce.h's partials: lane l folds x[l], x[l + W], ..., then the lanes fold
-  // pairwise; each lane also notes whether it met a NaN.
+  constexpr C identity =
+      std::is_floating_point_v<C>
+          ? (Max ? -std::numeric_limits<C>::infinity() : std::numeric_limits<C>::infinity())
+          : (Max ? std::numeric_limits<C>::lowest() : std::numeric_limits<C>::max());
   C best[W];
-  bool nan[W];
   for (int l = 0; l < W; ++l) {
-    best[l] = argValue(x[l]);
-    nan[l] = floating && best[l] != best[l];
+    const C e = argValue(x[l]);
+    best[l] = e == e ? e : identity;
   }
 #pragma clang loop unroll(disable)
   for (int j = W; j + W <= N; j += W)
     for (int l = 0; l < W; ++l) {
       const C e = argValue(x[j + l]);
-      if constexpr (floating) nan[l] |= e != e;
-      best[l] = (Max ? e > best[l] : e < best[l]) ? e : best[l];
+      best[l] = argBetter<Max>(e, best[l]) ? e : best[l];
     }
   for (int width = W / 2; width >= 1; width /= 2)
-    for (int l = 0; l < width; ++l) {
-      nan[l] |= nan[l + width];
-      best[l] =
-          (Max ? best[l + width] > best[l] : best[l + width] < best[l]) ? best[l + width] : best[l];
-    }
+    for (int l = 0; l < width; ++l)
+      best[l] = argBetter<Max>(best[l + width], best[l]) ? best[l + width] : best[l];
   C value = best[0];
-  bool anyNan = nan[0];
   for (int j = N / W * W; j < N; ++j) {
     const C e = argValue(x[j]);
-    if constexpr (floating) anyNan |= e != e;
-    value = (Max ? e > value : e < value) ? e : value;
+    value = argBetter<Max>(e, value) ? e : value;
   }
-  if constexpr (floating)
-    if (anyNan) return argFirst<W, N>(x, [](C e) { return e != e; });
-  return argFirst<W, N>(x, [value](C e) { return e == value; });
+  if constexpr (!std::is_floating_point_v<C>) {
+    return argFirst<W, N>(x, 0, [value](C e) { return e == value; });
+  } else {
+    const int32_t at = argFirst<W, N>(x, 0, [value](C e) { return !argBetter<Max>(value, e); });
+    const C found = argValue(x[at]);
+    if (found != found) return at;
+    // Nothing is beyond the extreme but a NaN: tested against it, not as e != e, which LLVM
+    // folds in pairs (unordered(a, b)) and then vectorizes with gathers of every other element.
+    const int32_t nan = argFirst<W, N>(x, (at + 1) / W * W,
+                                       [value](C e) { return !(Max ? e <= value : e >= value); });
+    return nan < N ? nan : at;
+  }
 }
 
 // Down the columns of a Rows x Cols block (axis 0): every column a lane.
