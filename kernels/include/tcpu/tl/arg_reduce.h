@@ -2,9 +2,9 @@
 // NaN counts as greater than everything for argmax and smaller for argmin (Triton's combine
 // functions test `a != a`), so the first NaN wins. That is one left-to-right scan, whose
 // loop-carried (value, index) pair does not vectorize: a 4096 x 1024 fp32 argmax took 26x as
-// long as max. Here the same answer comes from passes that do: along a row, the extreme (and
-// whether there is a NaN), then the first index holding it; down the columns of a 2-D block,
-// every column is a lane and each row updates them all.
+// long as max. Here the same answer comes from passes that do: along a row, the extreme, then
+// the first index holding it (or the first NaN); down the columns of a 2-D block, every column
+// is a lane and each row updates them all.
 #ifndef TCPU_TL_ARG_REDUCE_H
 #define TCPU_TL_ARG_REDUCE_H
 
