@@ -1,7 +1,9 @@
 """The Python front end's figures, each a ratio to a baseline measured in the same run:
 
   launch     an empty 4-argument @triton.jit kernel launched from Python (cached), and one that
-             reads two pointers and writes a third, beside a numpy ufunc on a 1-element array
+             reads two pointers and writes a third, beside a numpy ufunc on a 1-element array;
+             then the CPU time per launch (least of many samples), also with an argument by
+             name and with a callable grid
   compile    a specialization's cold compile (a fresh cache holding only tl's precompiled
              header; and a fresh cache with nothing), and a warm process's first launch,
              each in a new process
@@ -25,7 +27,8 @@
              Triton from the environment, which must have it and pytest-xdist): wall and CPU
              seconds of the whole pytest run
 
-  reductions tl.argmax against tl.max over the same rows (fp32 and int32)
+  reductions tl.argmax against tl.max over the same rows (fp32 and int32); then in CPU time at
+             1, 8 and 32 rows a program
 
   interpreter  the examples' kernels at their default shapes, per launch, as multiples of a
              numpy ufunc call (to set beside Triton's interpreter's, measured on the GPU host)
@@ -75,6 +78,17 @@ def median_us(fn, number: int) -> float:
     return statistics.median(times)
 
 
+def least_cpu_us(fn, number: int, samples: int) -> float:
+    """The least process CPU time per call of `fn` over `samples` samples of `number` calls."""
+    least = float("inf")
+    for _ in range(samples):
+        t = time.process_time()
+        for _ in range(number):
+            fn()
+        least = min(least, (time.process_time() - t) / number * 1e6)
+    return least
+
+
 def bench_launch() -> None:
     import numpy as np
     import torch
@@ -92,6 +106,15 @@ def bench_launch() -> None:
     print(f"launch: empty 4-arg kernel {launch:.2f} us, a 4-arg kernel reading two pointers and "
           f"writing one {writing:.2f} us, numpy add (1 element) {ufunc:.2f} us, ratios "
           f"{launch / ufunc:.1f}x / {writing / ufunc:.1f}x")
+    # The process's CPU time per launch, the least of many samples: what a loaded machine's
+    # wall clock (other processes, the workers' wake-ups) hides.
+    cases = {"empty": lambda: empty[(1,)](x, y, z, 7),
+             "reading two pointers": lambda: add_one[(1,)](x, y, z, 7),
+             "empty, n=7 by name": lambda: empty[(1,)](x, y, z, n=7),
+             "empty, a callable grid": lambda: empty[lambda meta: (1,)](x, y, z, 7),
+             "numpy add": lambda: np.add(one, one, out=res)}
+    cpu = {name: least_cpu_us(fn, 2000, 8 * ROUNDS) for name, fn in cases.items()}
+    print("launch, CPU time: " + ", ".join(f"{name} {us:.2f} us" for name, us in cpu.items()))
 
 
 CHILD = r"""
@@ -487,6 +510,13 @@ def bench_reductions() -> None:
         a, b = statistics.median(t_arg), statistics.median(t_max)
         print(f"reductions {dtype}: argmax(axis=1) {a / 1e3:.2f} ms = {a / b:.2f}x max(axis=1) "
               f"({b / 1e3:.2f} ms), 4096 x 1024")
+        for rows in (1, 8, 32):  # CPU time, least of 5 * ROUNDS samples of 3 launches
+            g = (m // rows,)
+            a = least_cpu_us(lambda: _row_argmax[g](x, out_arg, N=n, BLOCK_M=rows), 3,
+                             5 * ROUNDS)
+            b = least_cpu_us(lambda: _row_max[g](x, out_max, N=n, BLOCK_M=rows), 3, 5 * ROUNDS)
+            print(f"  CPU time, {rows} rows a program: argmax {a / 1e3:.2f} ms, max "
+                  f"{b / 1e3:.2f} ms, {a / b:.2f}x")
     x = torch.randn(64, n)
     out = torch.empty(n, dtype=torch.int32)
     col = lambda: _column_argmax[(n // 256,)](x, out, M=64, N=n, BLOCK_N=256)  # noqa: E731

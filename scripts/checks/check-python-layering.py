@@ -43,6 +43,7 @@ FRONTEND: list[tuple[str, ...]] = [
     ("generate",),
     ("build",),
     ("launcher",),
+    ("fast_launch",),
 ]
 
 # Circles Triton's own API makes, kept on purpose (each with its reason).

@@ -15,6 +15,7 @@ kernel -> a launch, in floors by job (each imports only the floors before it):
   build/          the build route (route.py): the disk cache (cache_key.py, disk_cache.py) or
                   a compile in process
   launcher.py     the per-launch path: arguments -> key -> specialization -> launch
+  fast_launch.py  its common case in a function generated per kernel, the rest to launcher.py
 Errors are CompilationError: file, line, column, the source line, and what is wrong.
 scripts/checks/check-python-layering.py holds the floors and fails on an import that runs back
 up."""

@@ -164,6 +164,12 @@ def classifier(t: type) -> Classifier:
     return c
 
 
+def classify(value: Any, name: str, specialize: bool, align: bool) -> tuple[Any, Any]:
+    """(key part, launch value) of any argument, by its type's classifier."""
+    t = type(value)
+    return (CLASSIFIERS.get(t) or classifier(t))(value, name, specialize, align)
+
+
 def grid_dims(grid: Any, arg_names: list[str], values: list[Any], options: dict[str, Any]
           ) -> tuple[int, int, int]:
     """The grid's three dimensions, checked; a callable grid gets the bound arguments."""
@@ -193,6 +199,8 @@ def grid_dims(grid: Any, arg_names: list[str], values: list[Any], options: dict[
 
 def extent(value: Any) -> int:
     """Bytes from an array's address to its end; 0 when unknown (not contiguous)."""
+    if CLASSIFIERS.get(type(value)) is _torch_tensor:  # a tensor, in two calls (every launch)
+        return value.nbytes if value.is_contiguous() else 0
     if hasattr(value, "element_size"):  # torch
         return value.numel() * value.element_size() if value.is_contiguous() else 0
     flags = getattr(value, "flags", None)  # numpy

@@ -7,14 +7,25 @@ launches them; `compiled[grid](*args)` (Triton's CompiledKernel API) launches on
 from __future__ import annotations
 
 import ctypes
+import operator
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Callable
 
 from .. import _environment as environment
 from ..triton.language import core as tl
 from .arguments import allocation, classifier, component_value, extent, grid_dims
 from .errors import GPU_STAGES, GPUStageUnavailable
+
+
+def _selector(indices: list[int]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """A function picking `indices` of a tuple into a tuple, in one C call where it can."""
+    if len(indices) >= 2:
+        return operator.itemgetter(*indices)
+    if len(indices) == 1:
+        only = indices[0]
+        return lambda values: (values[only],)
+    return lambda values: ()
 
 
 @dataclass
@@ -85,6 +96,12 @@ class CompiledKernel:
                              if p.dtype.is_ptr()]
         written = [w for _, _, w in self.pointer_args]
         self.check_aliasing = any(written) and not all(written)
+        # Launched by fast_launch.py's path (after the aliasing check, where there is one): no
+        # check or copy around the launch, every parameter an argument's launch value as it is.
+        self.plain = not (self.check_bounds or self.guard_arrays or self.has_components
+                          or self.handle is None)
+        # The compiled kernel's arguments from the tuple of every argument's launch value.
+        self.select = _selector(self.param_indices)
 
     @property
     def asm(self) -> dict[str, str]:

@@ -6,7 +6,6 @@ kernel's KernelDef."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from .. import _environment as environment
@@ -87,7 +86,7 @@ def _fp_fusion(options: dict[str, Any]) -> bool:
     TRITON_DEFAULT_FP_FUSION (on unless set false), as Triton's backends decide."""
     if options and options.get("enable_fp_fusion") is not None:
         return bool(options["enable_fp_fusion"])
-    if "TRITON_DEFAULT_FP_FUSION" in os.environ:
+    if environment.get("TRITON_DEFAULT_FP_FUSION") is not None:
         return environment.triton_flag("TRITON_DEFAULT_FP_FUSION")
     return True
 

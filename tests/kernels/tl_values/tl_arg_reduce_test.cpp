@@ -132,5 +132,33 @@ TEST(TlArgReduce, FirstNanWinsAndSignedZerosTie) {
   EXPECT_EQ(tl::argmax(x), 66);
 }
 
+// The row's passes (the extreme, then its first index) against the scan where the extreme is
+// an infinity, the identity the first pass starts NaN lanes from, and where a NaN comes after it.
+TEST(TlArgReduce, InfinitiesAndANanAfterTheExtreme) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  tl::Block<float, 256> x;
+  for (int j = 0; j < 256; ++j)
+    x.v[j] = -inf;
+  EXPECT_EQ(tl::argmax(x), 0);
+  x.v[0] = nan, x.v[3] = nan;
+  EXPECT_EQ(tl::argmax(x), 0);
+  x.v[0] = -inf;
+  EXPECT_EQ(tl::argmax(x), 3);
+  EXPECT_EQ(tl::argmin(x), 3);
+  for (int j = 0; j < 256; ++j)
+    x.v[j] = nan;
+  EXPECT_EQ(tl::argmax(x), 0);
+  EXPECT_EQ(tl::argmin(x), 0);
+  for (int j = 0; j < 256; ++j)
+    x.v[j] = static_cast<float>(j % 10);
+  x.v[5] = inf, x.v[9] = -inf, x.v[200] = nan;
+  EXPECT_EQ(tl::argmax(x), 200); // the extreme (inf) first, a NaN later: the NaN
+  EXPECT_EQ(tl::argmin(x), 200);
+  x.v[200] = 1.0f;
+  EXPECT_EQ(tl::argmax(x), 5);
+  EXPECT_EQ(tl::argmin(x), 9);
+}
+
 } // namespace
 } // namespace tcpu::test

@@ -2,14 +2,15 @@
 // NaN counts as greater than everything for argmax and smaller for argmin (Triton's combine
 // functions test `a != a`), so the first NaN wins. That is one left-to-right scan, whose
 // loop-carried (value, index) pair does not vectorize: a 4096 x 1024 fp32 argmax took 26x as
-// long as max. Here the same answer comes from independent scans that do: along a row, W lanes
-// each scan every W-th element and then merge by value, ties to the smaller index; down the
-// columns of a 2-D block, every column is a lane and each row updates them all.
+// long as max. Here the same answer comes from passes that do: along a row, the extreme, then
+// the first index holding it (or the first NaN); down the columns of a 2-D block, every column
+// is a lane and each row updates them all.
 #ifndef TCPU_TL_ARG_REDUCE_H
 #define TCPU_TL_ARG_REDUCE_H
 
 #include <bit>
 #include <cstdint>
+#include <limits>
 
 #include "tcpu/tl/core.h"
 
@@ -37,18 +38,14 @@ TL_INLINE bool argReplaces(C e, C best) {
     return Max ? e > best : e < best;
 }
 
-// Whether lane result (v, i) beats (best, at) when lanes merge: indices are not in scan order
-// across lanes, so equal values (and NaNs) go to the smaller index.
+// Whether a is strictly beyond b: greater for argmax, smaller for argmin (false with a NaN).
 template <bool Max, class C>
-TL_INLINE bool argMergeBeats(C v, int32_t i, C best, int32_t at) {
-  if constexpr (std::is_floating_point_v<C>) {
-    if (best != best) return v != v && i < at;
-    if (v != v) return true;
-  }
-  return (Max ? v > best : v < best) || (v == best && i < at);
+TL_INLINE bool argBetter(C a, C b) {
+  return Max ? a > b : a < b;
 }
 
-// Lanes of a row scan: one 512-bit vector of the compute type, at most the row's length.
+// Lanes of a row's passes: four 512-bit vectors of the compute type (as reduce.h's partials),
+// at most the row's length.
 template <class C, int N>
 constexpr int argLanes() {
   int lanes = 256 / static_cast<int>(sizeof(C));
@@ -57,46 +54,72 @@ constexpr int argLanes() {
   return lanes;
 }
 
-template <bool Max, class T, int N, bool MayHoldNan>
-TL_INLINE int32_t argRowScan(const T* x) {
-  using C = compute_t<T>;
-  constexpr int W = argLanes<C, N>();
-  constexpr int body = N / W * W;
-  C best[W];
-  int32_t index[W];
-  for (int l = 0; l < W; ++l)
-    best[l] = argValue(x[l]), index[l] = l;
-  for (int j = W; j < body; j += W)
-    for (int l = 0; l < W; ++l) {
-      const C e = argValue(x[j + l]);
-      const bool replaces =
-          MayHoldNan ? argReplaces<Max>(e, best[l]) : (Max ? e > best[l] : e < best[l]);
-      best[l] = replaces ? e : best[l];
-      index[l] = replaces ? j + l : index[l];
-    }
-  C value = best[0];
-  int32_t at = index[0];
-  for (int l = 1; l < W; ++l)
-    if (argMergeBeats<Max>(best[l], index[l], value, at)) value = best[l], at = index[l];
-  for (int j = body; j < N; ++j) { // after every lane's indices: the scan's own rule
-    const C e = argValue(x[j]);
-    if (argReplaces<Max>(e, value)) value = e, at = j;
+// The first j in [from, N) with matches(argValue(x[j])), or N, where `from` is a multiple of W.
+// W elements at a time are tested as vector compares and an or, so that most of the row goes by
+// in vector code; the scalar scan runs only inside the W elements that hold the first match. The
+// chunks are counted from 0 and those before `from` skipped: with a loop starting at `from`,
+// LLVM turned the or of each chunk into a branch per element.
+template <int W, int N, class T, class Matches>
+TL_INLINE int32_t argFirst(const T* x, int from, Matches matches) {
+  int q = 0;
+  for (; q < N / W; ++q) {
+    if (q * W < from) continue;
+    bool any = false;
+    for (int l = 0; l < W; ++l)
+      any |= matches(argValue(x[q * W + l]));
+    if (any) break;
   }
-  return at;
+  for (int j = q * W > from ? q * W : from; j < N; ++j)
+    if (matches(argValue(x[j]))) return j;
+  return N;
 }
 
-// A row without NaNs (checked first, as vector code) is scanned with plain comparisons.
+// A row in two passes of vector code. The first finds the extreme as max and min do (a compare
+// and select per element, NaNs left out: a lane starts from the identity in place of a NaN). The
+// second finds the first element that is the extreme or a NaN, in one compare (not below the
+// maximum, which a NaN is not either); if that is the extreme, the rest of the row is searched
+// for a NaN, which wins wherever it is (Triton's rule: a NaN beats every number, the first NaN
+// wins). Equal values tie to the first index, -0 and +0 included, as in the left-to-right scan.
+// A single pass carrying (value, index) costs an index blend per element and kept argmax near 3x
+// max; the second pass runs over a row still in L1.
 template <bool Max, class T, int N>
 TL_INLINE int32_t argRow(const T* x) {
-  if constexpr (std::is_floating_point_v<compute_t<T>>) {
-    bool nan = false;
-    for (int j = 0; j < N; ++j) {
-      const auto e = argValue(x[j]);
-      nan |= e != e;
+  using C = compute_t<T>;
+  constexpr int W = argLanes<C, N>();
+  constexpr C identity =
+      std::is_floating_point_v<C>
+          ? (Max ? -std::numeric_limits<C>::infinity() : std::numeric_limits<C>::infinity())
+          : (Max ? std::numeric_limits<C>::lowest() : std::numeric_limits<C>::max());
+  C best[W];
+  for (int l = 0; l < W; ++l) {
+    const C e = argValue(x[l]);
+    best[l] = e == e ? e : identity;
+  }
+#pragma clang loop unroll(disable)
+  for (int j = W; j + W <= N; j += W)
+    for (int l = 0; l < W; ++l) {
+      const C e = argValue(x[j + l]);
+      best[l] = argBetter<Max>(e, best[l]) ? e : best[l];
     }
-    return nan ? argRowScan<Max, T, N, true>(x) : argRowScan<Max, T, N, false>(x);
+  for (int width = W / 2; width >= 1; width /= 2)
+    for (int l = 0; l < width; ++l)
+      best[l] = argBetter<Max>(best[l + width], best[l]) ? best[l + width] : best[l];
+  C value = best[0];
+  for (int j = N / W * W; j < N; ++j) {
+    const C e = argValue(x[j]);
+    value = argBetter<Max>(e, value) ? e : value;
+  }
+  if constexpr (!std::is_floating_point_v<C>) {
+    return argFirst<W, N>(x, 0, [value](C e) { return e == value; });
   } else {
-    return argRowScan<Max, T, N, false>(x);
+    const int32_t at = argFirst<W, N>(x, 0, [value](C e) { return !argBetter<Max>(value, e); });
+    const C found = argValue(x[at]);
+    if (found != found) return at;
+    // Nothing is beyond the extreme but a NaN: tested against it, not as e != e, which LLVM
+    // folds in pairs (unordered(a, b)) and then vectorizes with gathers of every other element.
+    const int32_t nan = argFirst<W, N>(x, (at + 1) / W * W,
+                                       [value](C e) { return !(Max ? e <= value : e >= value); });
+    return nan < N ? nan : at;
   }
 }
 

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from ...frontend.foreign import definition_options, follow_src
 from ...frontend.kernel_def import KernelDef
+from ...frontend.fast_launch import fast_launcher
 from ...frontend.launcher import launch
 from .interface import KernelInterface
 from .. import knobs
@@ -30,6 +31,16 @@ _GPU_OPTIONS = {
     "stream", "device",
 }
 _CPU_OPTIONS = ("num_threads", "num_cpu_threads", "debug")
+
+
+def _hooked() -> bool:
+    """Whether a launch hook is set (knobs.runtime is looked up at each launch: fresh_knobs
+    replaces it)."""
+    hooks = knobs.runtime
+    try:  # the common case, checked without a call: two empty chains
+        return bool(hooks.launch_enter_hook.calls or hooks.launch_exit_hook.calls)
+    except AttributeError:  # a plain function (or None) assigned in place of a chain
+        return hooks_wanted()
 
 
 def _check_gpu_options(options: dict[str, Any]) -> None:
@@ -75,15 +86,30 @@ class JITFunction(KernelDef, KernelInterface):
     def __repr__(self) -> str:
         return f"JITFunction({self.module}:{self.__qualname__})"
 
+    def __getitem__(self, grid: Any) -> Callable[..., Any]:
+        """``fn[grid](*args, **kwargs)``, as ``run``; every argument given by position and no
+        launch hook set (the common case) goes straight to fast_launch.py's path."""
+        if type(self).run is not JITFunction.run:  # a subclass's own run
+            return KernelInterface.__getitem__(self, grid)
+        fast = self.__dict__.get("_fast_launch") or fast_launcher(self)
+        count = len(self.arg_names)
+
+        def launch_on_grid(*args: Any, **kwargs: Any) -> Any:
+            if kwargs or len(args) != count or _hooked():
+                return self.run(*args, grid=grid, warmup=False, **kwargs)
+            return fast(grid, *args)
+
+        return launch_on_grid
+
     def run(self, *args: Any, grid: Any, warmup: bool = False, **kwargs: Any) -> Any:
-        hooks = knobs.runtime  # looked up at each launch: fresh_knobs replaces it
-        try:  # the common case, checked without a call: two empty chains
-            hooked = bool(hooks.launch_enter_hook.calls or hooks.launch_exit_hook.calls)
-        except AttributeError:  # a plain function (or None) assigned in place of a chain
-            hooked = hooks_wanted()
-        hooked = hooked and not warmup
+        hooked = _hooked() and not warmup
+        if not hooked and not warmup:  # the common cases, fast
+            if not kwargs and len(args) == len(self.arg_names):
+                return fast_launcher(self)(grid, *args)
+            if self.arg_set.issuperset(kwargs):  # arguments by name (BLOCK=...), no option
+                return fast_launcher(self)(grid, *self.bind(args, kwargs))
         if not kwargs and len(args) == len(self.arg_names) and not hooked:
-            return launch(self, list(args), grid, {}, warmup)  # the common, fast case
+            return launch(self, list(args), grid, {}, warmup)
         options = {k: kwargs.pop(k) for k in list(kwargs) if k not in self.arg_set
                    and (k in _GPU_OPTIONS or k in _CPU_OPTIONS)}
         for k in kwargs:
