@@ -127,6 +127,13 @@ def arg_key(value: Any, name: str, specialize: bool, specialize_alignment: bool
         return ("i", int_kind(value, name), specialize and value % 16 == 0)
     if isinstance(value, float):
         return ("f",)
+    if type(value).__module__ == "numpy" and type(value).__name__ != "ndarray":
+        # A numpy scalar (np.int32(3), np.bool_): Triton refuses it at launch (only
+        # np.float64, a float, passes); its 0-d array interface would otherwise make it a
+        # pointer to a temporary.
+        raise ArgumentError(f"failed to specialize argument '{name}' of type: "
+                            f"numpy.{type(value).__name__} ({value!r}); pass int({name}) "
+                            f"or float({name})")
     p = pointer_of(value, name)
     if p is not None:
         return ("P", p.dtype, specialize_alignment and p.address % 16 == 0)

@@ -84,3 +84,15 @@ def test_a_read_only_numpy_array_is_refused_naming_the_argument():
     # A read-only input is refused too: a kernel's pointers are all writable in Triton.
     with pytest.raises(TypeError, match="argument 'src' is a read-only array"):
         strided_copy[(1,)](frozen, np.zeros(8, np.float32), 8, 1, 1, BLOCK=8)
+
+
+@pytest.mark.parametrize("scalar", [np.int64(8), np.int32(8), np.uint8(8), np.bool_(True),
+                                    np.float32(8.0)], ids=lambda s: type(s).__name__)
+def test_a_numpy_scalar_is_refused_as_triton_refuses_it(scalar):
+    # Triton's launcher refuses numpy scalars ("failed to specialize argument of type:
+    # numpy.int64"); tcpu took their 0-d array interface for a pointer to a temporary, so a
+    # kernel read an address as its n.
+    src, dst = np.arange(8, dtype=np.float32), np.zeros(8, np.float32)
+    with pytest.raises(TypeError, match=f"argument 'n' of type: numpy.{type(scalar).__name__}"):
+        strided_copy[(1,)](src, dst, scalar, 1, 1, BLOCK=8)
+    assert not dst.any()
