@@ -15,6 +15,8 @@ from ...frontend.kernel_def import KernelDef
 from ...frontend.launcher import launch
 from .interface import KernelInterface
 from .. import knobs
+from .jit_hooks import DeviceCaches, call_compile_hook, preload
+from .jit_hooks import JitFunctionInfo  # noqa: F401  (Triton's name in triton.runtime.jit)
 from .launch_hooks import hooks_wanted, launch_with_hooks
 
 # Launch options of Triton's backends: accepted at launch and ignored on the CPU (they shape
@@ -57,6 +59,8 @@ class JITFunction(KernelDef, KernelInterface):
         # Called with (grid, compiled kernel's metadata, {parameter: value}) when a launch hook
         # (triton.profiler's) asks for the launch's metadata: its name, flops, bytes.
         self.launch_metadata = launch_metadata
+        # Triton's per-device caches; the CPU's is this kernel's specializations (jit_hooks.py).
+        self.device_caches = DeviceCaches(self)
 
     @classmethod
     def of_triton(cls, kernel: Any) -> JITFunction:
@@ -97,6 +101,23 @@ class JITFunction(KernelDef, KernelInterface):
 
     def warmup(self, *args: Any, grid: Any, **kwargs: Any) -> Any:
         return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+    def preload(self, specialization_data: str) -> Any:
+        """Compiles the specialization that `specialization_data` (what a compile hook got)
+        describes, ahead of the launches that will use it (jit_hooks.py)."""
+        return preload(self, specialization_data)
+
+    def before_compile(self, kinds: list[Any], debug: bool, fp_contract: bool,
+                       options: dict[str, Any], warmup: bool) -> bool:
+        hook = knobs.runtime.jit_cache_hook
+        return bool(hook and call_compile_hook(self, hook, kinds, debug, fp_contract, options,
+                                               warmup))
+
+    def after_compile(self, kinds: list[Any], debug: bool, fp_contract: bool,
+                      options: dict[str, Any], warmup: bool) -> None:
+        hook = knobs.runtime.jit_post_compile_hook
+        if hook:
+            call_compile_hook(self, hook, kinds, debug, fp_contract, options, warmup)
 
 
 def jit(fn: Callable[..., Any] | None = None, *, version: Any = None, repr: Any = None,
