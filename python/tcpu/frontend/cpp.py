@@ -12,6 +12,7 @@ _CTYPES = {
     "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
     "fp16": "tl::float16", "bf16": "tl::bfloat16", "fp32": "float", "fp64": "double",
     "fp8e5": "tl::float8e5", "fp8e4nv": "tl::float8e4nv", "fp8e4b15": "tl::float8e4b15",
+    "fp8e4b8": "tl::float8e4b8", "fp8e5b16": "tl::float8e5b16",
 }
 
 
