@@ -154,3 +154,17 @@ def test_preload_keeps_a_descriptors_padding_and_an_annotated_scalar(hooks: Any)
     copy_kernel[(1,)](desc, out, 0.5)
     assert len(cache.calls) == calls  # the same key: NaN padding and an fp16 scalar
     assert (out[:4] == 1.5).all() and out[4:].isnan().all()
+
+
+def test_pre_run_hooks_see_each_launchs_arguments(device: str) -> None:
+    @triton.jit
+    def store_kernel(out_ptr, value, BLOCK: tl.constexpr):
+        tl.store(out_ptr + tl.arange(0, BLOCK), value)
+
+    seen = []
+    store_kernel.add_pre_run_hook(lambda *args, **kwargs: seen.append((args, kwargs)))
+    out = torch.zeros(8, dtype=torch.int32, device=device)
+    store_kernel[(1,)](out, 5, BLOCK=8)
+    assert (out == 5).all() and len(seen) == 1
+    assert seen[0][0][1] == 5 and seen[0][1]["BLOCK"] == 8
+    assert store_kernel.constexprs == [2] and store_kernel.is_gluon() is False

@@ -8,6 +8,7 @@ compiled specializations as shared objects, so a warm process neither lowers nor
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable
 
 from ...frontend.foreign import definition_options, follow_src
@@ -56,6 +57,14 @@ class JITFunction(KernelDef, KernelInterface):
                            do_not_specialize_on_alignment=do_not_specialize_on_alignment,
                            debug=debug, noinline=noinline, foreign=foreign)
         self.repr = repr  # names each specialization (CompiledKernel.name), as in Triton
+        # Triton's attributes of the decorator's arguments, as given.
+        self.version = version
+        self.do_not_specialize = do_not_specialize or []
+        self.do_not_specialize_on_alignment = do_not_specialize_on_alignment or []
+        self.constexprs = [i for i, n in enumerate(self.arg_names) if n in self.constexpr_names]
+        self.kernel = None  # Triton's field, never set by its launcher either
+        # Called with a launch's arguments before it runs (add_pre_run_hook), as in Triton.
+        self.pre_run_hooks: list[Callable[..., Any]] = []
         # Called with (grid, compiled kernel's metadata, {parameter: value}) when a launch hook
         # (triton.profiler's) asks for the launch's metadata: its name, flops, bytes.
         self.launch_metadata = launch_metadata
@@ -79,7 +88,29 @@ class JITFunction(KernelDef, KernelInterface):
     def __repr__(self) -> str:
         return f"JITFunction({self.module}:{self.__qualname__})"
 
+    def is_gluon(self) -> bool:
+        return False
+
+    def get_capture_scope(self) -> dict[str, Any]:
+        return self.capture_scope()
+
+    @property
+    def raw_src(self) -> list[str]:
+        """The function's source lines as written (Triton's inspect.getsourcelines)."""
+        return inspect.getsourcelines(self.fn)[0]
+
+    @property
+    def starting_line_number(self) -> int:
+        return inspect.getsourcelines(self.fn)[1]
+
+    def add_pre_run_hook(self, hook: Callable[..., Any]) -> None:
+        """`hook(*args, **kwargs)` is called with each launch's arguments before it runs."""
+        assert callable(hook)
+        self.pre_run_hooks.append(hook)
+
     def run(self, *args: Any, grid: Any, warmup: bool = False, **kwargs: Any) -> Any:
+        for pre_run in self.pre_run_hooks:  # none, mostly: an empty loop
+            pre_run(*args, **kwargs)
         hooks = knobs.runtime  # looked up at each launch: fresh_knobs replaces it
         try:  # the common case, checked without a call: two empty chains
             hooked = bool(hooks.launch_enter_hook.calls or hooks.launch_exit_hook.calls)
