@@ -16,6 +16,7 @@ import torch
 
 import triton
 import triton.language as tl
+from lang_support import from_fp8_kernel, to_fp8_kernel
 
 from conftest import REAL_TRITON
 
@@ -68,27 +69,13 @@ def inputs(mantissa_bits: int, bias: int) -> np.ndarray:
     return np.resize(vals, (vals.size + 255) // 256 * 256)
 
 
-@triton.jit
-def _to_fp8_kernel(X, OUT, DT: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    x = tl.load(X + offs)
-    tl.store(OUT.to(tl.pointer_type(DT)) + offs, x.to(DT))
-
-
-@triton.jit
-def _from_fp8_kernel(B, OUT, DT: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    x = tl.load(B.to(tl.pointer_type(DT)) + offs)
-    tl.store(OUT + offs, x.to(OUT.dtype.element_ty))
-
-
 @pytest.mark.parametrize("dst", [torch.float32, torch.float16, torch.bfloat16])
 @pytest.mark.parametrize("name", sorted(FORMATS))
 def test_conversion_from_fnuz_is_exact_and_0x80_is_nan(name, dst, device):
     dtype, mantissa_bits, bias = FORMATS[name]
     bits = torch.arange(256, dtype=torch.int32).to(torch.uint8).to(device)
     out = torch.zeros(256, dtype=dst, device=device)
-    _from_fp8_kernel[(1,)](bits, out, dtype, BLOCK=256)
+    from_fp8_kernel[(1,)](bits, out, dtype, BLOCK=256)
     np.testing.assert_array_equal(out.cpu().double().numpy(),
                                   decode(np.arange(256), mantissa_bits, bias))
 
@@ -99,7 +86,7 @@ def test_conversion_to_fnuz_rounds_to_even_and_saturates(name, src, device):
     dtype, mantissa_bits, bias = FORMATS[name]
     vals = torch.from_numpy(inputs(mantissa_bits, bias)).to(src)  # rounded once into src
     out = torch.zeros(vals.numel(), dtype=torch.uint8, device=device)
-    _to_fp8_kernel[(vals.numel() // 256,)](vals.to(device), out, dtype, BLOCK=256)
+    to_fp8_kernel[(vals.numel() // 256,)](vals.to(device), out, dtype, BLOCK=256)
     expected = encode(vals.double().numpy(), mantissa_bits, bias)
     got = out.cpu().numpy()
     bad = np.nonzero(got != expected)[0]
