@@ -139,7 +139,7 @@ class _Reader:
 
 def kinds_of(jit: KernelDef, text: str) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
     """The key kinds and the options recorded in `text`, the specialization data of `jit`
-    (ValueError if it is another kernel's)."""
+    (RuntimeError if it is another kernel's, as in Triton)."""
     data = json.loads(text)
     if data["name"] != full_name(jit):
         raise RuntimeError(f"Specialization data is for {data['name']} but trying to preload "
