@@ -25,11 +25,6 @@ def ctype(dtype: tlc.dtype, const: bool = False) -> str:
         return _CTYPES[dtype.name]
     except KeyError:
         from .errors import UnsupportedError
-        if dtype.name.startswith("fp8"):
-            # Triton's words for an fp8 format its target lacks (dtype.to_ir).
-            supported = tuple(n for n in _CTYPES if n.startswith("fp8"))
-            raise UnsupportedError(f"type {dtype} not supported in this architecture (the CPU). "
-                                   f"The supported fp8 dtypes are {supported}") from None
         raise UnsupportedError(f"dtype {dtype} is not supported on the CPU yet") from None
 
 

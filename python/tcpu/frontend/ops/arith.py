@@ -305,7 +305,6 @@ def _check_fp8_conversion(cx: OpContext, v: Value, dtype: tl.dtype, rounding: An
     has no fp64 conversion of them either and rounds to them to nearest even only (its table
     of conversions). Each is refused here with the way around it."""
     other = dtype if v.dtype.is_fp8() else v.dtype
-    cpp.ctype(v.dtype), cpp.ctype(dtype)  # fp8 kinds tcpu lacks raise UnsupportedError
     if not other.is_floating():
         raise cx.error(f"cannot cast {v.type_text()} to {dtype}: fp8 converts to and from "
                        "floating types only (go through tl.float32)")
