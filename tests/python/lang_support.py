@@ -1,5 +1,6 @@
 """What the test_lang_*.py files share: the dtypes by name, test data, moving arrays to the
-device and back, and a @jit helper for 2-D offsets."""
+device and back, a @jit helper for 2-D offsets, and kernels converting to and from an fp8
+format held in uint8 arrays."""
 
 import numpy as np
 import torch
@@ -75,3 +76,17 @@ def offsets3(A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
 @triton.jit
 def offsets2(M: tl.constexpr, N: tl.constexpr):
     return tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+
+
+@triton.jit
+def to_fp8_kernel(X, OUT, DT: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(X + offs)
+    tl.store(OUT.to(tl.pointer_type(DT)) + offs, x.to(DT))
+
+
+@triton.jit
+def from_fp8_kernel(B, OUT, DT: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(B.to(tl.pointer_type(DT)) + offs)
+    tl.store(OUT + offs, x.to(OUT.dtype.element_ty))

@@ -7,6 +7,7 @@ launches them; `compiled[grid](*args)` (Triton's CompiledKernel API) launches on
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import operator
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -82,6 +83,7 @@ class CompiledKernel:
     metadata: Any = field(default_factory=lambda: SimpleNamespace(shared=1, num_warps=1,
                                                                   num_stages=1, num_ctas=1))
     launch_args: Any = None  # (jit, options) the kernel was compiled for
+    fp_contract: bool = True  # compiled with FMA contraction (enable_fp_fusion)
 
     def __post_init__(self) -> None:
         # What every launch reads, computed once.
@@ -102,6 +104,13 @@ class CompiledKernel:
                           or self.handle is None)
         # The compiled kernel's arguments from the tuple of every argument's launch value.
         self.select = _selector(self.param_indices)
+
+    @property
+    def hash(self) -> str:
+        """Triton's CompiledKernel.hash: one text per compiled code, here a digest of what
+        decides it (the generated C++, its name, the bounds checks and FMA contraction)."""
+        text = f"{self.name}\n{self.check_bounds}\n{self.fp_contract}\n{self.source}"
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
     @property
     def asm(self) -> dict[str, str]:

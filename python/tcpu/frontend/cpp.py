@@ -12,6 +12,7 @@ _CTYPES = {
     "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
     "fp16": "tl::float16", "bf16": "tl::bfloat16", "fp32": "float", "fp64": "double",
     "fp8e5": "tl::float8e5", "fp8e4nv": "tl::float8e4nv", "fp8e4b15": "tl::float8e4b15",
+    "fp8e4b8": "tl::float8e4b8", "fp8e5b16": "tl::float8e5b16",
 }
 
 
@@ -24,11 +25,6 @@ def ctype(dtype: tlc.dtype, const: bool = False) -> str:
         return _CTYPES[dtype.name]
     except KeyError:
         from .errors import UnsupportedError
-        if dtype.name.startswith("fp8"):
-            # Triton's words for an fp8 format its target lacks (dtype.to_ir).
-            supported = tuple(n for n in _CTYPES if n.startswith("fp8"))
-            raise UnsupportedError(f"type {dtype} not supported in this architecture (the CPU). "
-                                   f"The supported fp8 dtypes are {supported}") from None
         raise UnsupportedError(f"dtype {dtype} is not supported on the CPU yet") from None
 
 

@@ -84,7 +84,7 @@ def _generate(jit: KernelDef) -> FastLaunch:
     for i in range(n):
         lines += ["    " + line for line in _parameter_lines(jit, i)]
     lines += [
-        "        debug = jit.debug",  # KernelDef.debug_enabled, launcher._fp_fusion: no options
+        "        debug = jit.debug",  # KernelDef.debug_enabled, launcher.fp_fusion: no options
         f"        key = (({keys}), bool(debug) if debug is not None else _flag('TRITON_DEBUG'))",
         "        if _get('TRITON_DEFAULT_FP_FUSION') is not None and not "
         "_flag('TRITON_DEFAULT_FP_FUSION'):",

@@ -169,6 +169,17 @@ class KernelDef:
                 values[i] = self.defaults[name]
         return values
 
+    def before_compile(self, kinds: list[Any], debug: bool, fp_contract: bool,
+                       options: dict[str, Any], warmup: bool) -> bool:
+        """Called before a specialization not compiled yet in this process is built; True
+        declines the build (the launch then runs nothing). JITFunction calls Triton's
+        jit_cache_hook here."""
+        return False
+
+    def after_compile(self, kinds: list[Any], debug: bool, fp_contract: bool,
+                      options: dict[str, Any], warmup: bool) -> None:
+        """Called once a specialization is built (Triton's jit_post_compile_hook)."""
+
     def debug_enabled(self, options: dict[str, Any]) -> bool:
         """Whether a launch with these options compiles in debug mode: the launch's `debug`,
         else the decorator's, else TRITON_DEBUG."""

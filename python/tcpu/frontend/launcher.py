@@ -50,19 +50,23 @@ def launch(jit: KernelDef, values: list[Any], grid: Any, options: dict[str, Any]
         launch_values.append(lv)
     # debug (TRITON_DEBUG) compiles every kernel bounds-checked, not only those that assert.
     debug = jit.debug_enabled(options)
-    fp_contract = _fp_fusion(options)
-    key = (tuple(kinds), debug) if fp_contract else (tuple(kinds), debug, "unfused")
+    fp_contract = fp_fusion(options)
+    key = specialization_key(kinds, debug, fp_contract)
     try:
         kernel = jit.specializations.get(key)
     except TypeError:
         bad = next(n for n, k in zip(names, kinds) if k[0] == "c" and not is_hashable(k[1]))
         raise TypeError(f"{jit.__name__}: constexpr argument '{bad}' must be hashable") from None
     if kernel is None:
-        kernel = _specialize(jit, key, kinds, debug, False, fp_contract)
+        kernel = specialize(jit, key, kinds, debug, False, fp_contract, options, warmup)
+        if kernel is None:  # a compile hook declined the compile: nothing runs, as in Triton
+            return None
     if kernel.check_aliasing and kernel.reads_overlap_writes(values, launch_values):
         alias_key = key + ("aliased",)
-        kernel = jit.specializations.get(alias_key) or _specialize(jit, alias_key, kinds, debug,
-                                                                   True, fp_contract)
+        kernel = jit.specializations.get(alias_key) or specialize(
+            jit, alias_key, kinds, debug, True, fp_contract, options, warmup)
+        if kernel is None:
+            return None
     if warmup:
         return kernel
     if type(grid) is tuple and len(grid) == 1 and type(grid[0]) is int and 0 <= grid[0] < 2**31:
@@ -81,7 +85,13 @@ def launch(jit: KernelDef, values: list[Any], grid: Any, options: dict[str, Any]
     return kernel
 
 
-def _fp_fusion(options: dict[str, Any]) -> bool:
+def specialization_key(kinds: list[Any], debug: bool, fp_contract: bool) -> tuple[Any, ...]:
+    """A specialization's key in KernelDef.specializations (the aliased variant adds
+    "aliased")."""
+    return (tuple(kinds), debug) if fp_contract else (tuple(kinds), debug, "unfused")
+
+
+def fp_fusion(options: dict[str, Any]) -> bool:
     """Whether a*b+c may become one FMA: the launch's `enable_fp_fusion`, else
     TRITON_DEFAULT_FP_FUSION (on unless set false), as Triton's backends decide."""
     if options and options.get("enable_fp_fusion") is not None:
@@ -91,11 +101,16 @@ def _fp_fusion(options: dict[str, Any]) -> bool:
     return True
 
 
-def _specialize(jit: KernelDef, key: Any, kinds: list[Any], debug: bool, all_mutable: bool,
-                fp_contract: bool) -> CompiledKernel:
+def specialize(jit: KernelDef, key: Any, kinds: list[Any], debug: bool, all_mutable: bool,
+               fp_contract: bool, options: dict[str, Any], warmup: bool) -> CompiledKernel | None:
+    """Builds the specialization `kinds` and keeps it under `key`; None when the kernel's
+    compile hook (KernelDef.before_compile: Triton's jit_cache_hook) declines it."""
+    if jit.before_compile(kinds, debug, fp_contract, options, warmup):
+        return None
     kernel = build(jit, kinds, BuildOptions.of(debug, all_mutable, fp_contract))
     naming = getattr(jit, "repr", None)
     if naming is not None:  # @triton.jit(repr=f): the specialization's name, as Triton's
         kernel.name = naming(triton_specialization(jit.arg_names, kinds))
     jit.specializations[key] = kernel
+    jit.after_compile(kinds, debug, fp_contract, options, warmup)
     return kernel

@@ -31,7 +31,7 @@ CODES = {"int1": "?", "int8": "b", "int16": "h", "int32": "i", "int64": "l", "ui
 
 
 # Triton's signature type names (triton.compile's ASTSource, tools/compile.py) -> dtype names.
-SIGNATURE_DTYPES = {"i1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+SIGNATURE_DTYPES = {"i1": "int1", "u1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
                     "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
                     "fp16": "fp16", "bf16": "bf16", "fp32": "fp32", "fp64": "fp64"}
 
@@ -146,27 +146,34 @@ def arg_key(value: Any, name: str, specialize: bool, specialize_alignment: bool
                         "interface or __dlpack__), ints, floats, bools and None")
 
 
+def triton_type(kind: tuple[Any, ...]) -> Any:
+    """An argument's type as Triton's signatures write it, from its key kind: i32, u64, fp32,
+    u1 (a bool), *fp16, constexpr, tensordesc<fp32[16, 32]>, and a tuple of these for a tuple
+    argument."""
+    tag = kind[0]
+    if tag == "c":
+        return "constexpr"
+    if tag in ("i", "s"):
+        return tl.DTYPES_BY_NAME[kind[1]].mangle()
+    if tag == "f":
+        return "fp32"
+    if tag == "b":
+        return "u1"
+    if tag == "P":
+        return "*" + tl.DTYPES_BY_NAME[kind[1]].mangle()
+    if tag == "D":
+        return f"tensordesc<{tl.DTYPES_BY_NAME[kind[1]].mangle()}{list(kind[2])}>"
+    if tag == "T":
+        return tuple(triton_type(k) for k in kind[2])
+    raise ValueError(f"triton_type: unknown key kind {kind!r}")
+
+
 def triton_specialization(names: list[str], kinds: list[Any]) -> Any:
     """What Triton hands a `@triton.jit(repr=...)` function: `signature` (each parameter's type
-    as Triton writes it: i32, u64, fp32, i1, *fp16, constexpr) and `constants` (the values of
-    constexpr parameters and of ints specialized to 1)."""
+    as Triton writes it, triton_type) and `constants` (the values of constexpr parameters and
+    of ints specialized to 1)."""
     from types import SimpleNamespace
 
-    signature: dict[str, str] = {}
-    constants: dict[str, Any] = {}
-    for name, kind in zip(names, kinds):
-        tag = kind[0]
-        if tag == "c":
-            signature[name] = "constexpr"
-            constants[name] = kind[1]
-        elif tag == "i":
-            signature[name] = tl.DTYPES_BY_NAME[kind[1]].mangle()
-        elif tag == "f":
-            signature[name] = "fp32"
-        elif tag == "b":
-            signature[name] = "i1"
-        elif tag == "P":
-            signature[name] = "*" + tl.DTYPES_BY_NAME[kind[1]].mangle()
-        else:
-            signature[name] = "tensordesc"
+    signature = {name: triton_type(kind) for name, kind in zip(names, kinds)}
+    constants = {name: kind[1] for name, kind in zip(names, kinds) if kind[0] == "c"}
     return SimpleNamespace(signature=signature, constants=constants)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import math
 
-from . import compiler, knobs, language, runtime, testing
+from . import compiler, knobs, language, runtime, testing, tools
 from .compiler import compile
 from .language.core import constexpr, must_use_result
 from .runtime import Config, autotune, heuristics
 from .runtime._allocation import set_allocator
-from .runtime.errors import CompileTimeAssertionFailure, OutOfResources, TritonError
+from .runtime.errors import (CompileTimeAssertionFailure, InterpreterError, OutOfResources,
+                             TritonError)
+from .runtime.interface import KernelInterface
 from .runtime.jit import JITFunction, MockTensor, TensorWrapper, jit, reinterpret
 from ..frontend.errors import CompilationError
 
@@ -19,7 +21,7 @@ __version__ = "3.6.0+tcpu"
 __all__ = ["autotune", "cdiv", "CompilationError", "Config", "constexpr", "heuristics", "jit",
            "JITFunction", "knobs", "language", "next_power_of_2", "OutOfResources", "runtime",
            "testing", "TritonError", "CompileTimeAssertionFailure", "MockTensor", "TensorWrapper",
-           "reinterpret"]
+           "reinterpret", "InterpreterError", "KernelInterface", "tools"]
 
 
 def cdiv(x: int, y: int) -> int:

@@ -18,7 +18,10 @@ Knobs with a meaning on tcpu:
   (`TCPU_AUTOTUNE_FIRST_CONFIG`, tcpu's own) has it take the first config without timing.
 - `runtime.launch_enter_hook` / `runtime.launch_exit_hook` are called around each launch of a
   @triton.jit kernel, as Triton calls them (triton.profiler registers itself there), and
-  `proton.disable` turns triton.profiler's start() into nothing, as in Triton.
+  `proton.disable` turns triton.profiler's start() into nothing, as in Triton;
+- `runtime.jit_cache_hook` / `runtime.jit_post_compile_hook` are called before and after a
+  specialization of a @triton.jit kernel is built, as Triton calls them (a truthy return of
+  the first declines the build).
 Every other knob belongs to Triton's GPU compilers and tools (ptxas, AMD buffer ops, IR dumps
 and overrides, the redis cache, the other hooks): it is kept and read back as a value, and
 changes nothing on tcpu. Each knob set's docstring says which of its
@@ -257,9 +260,10 @@ class runtime_knobs(base_knobs):
     `launch_enter_hook` and `launch_exit_hook` are called with the launch's metadata (a
     triton.compiler.LazyDict: the kernel's name, and what its `launch_metadata` function
     gives) right before and right after each launch of a @triton.jit kernel; a plain function
-    assigned instead of the chain is called too. `override_arch` and the other hooks
-    (`kernel_load_start_hook`, `kernel_load_end_hook`, `jit_cache_hook`,
-    `jit_post_compile_hook`, `add_stages_inspection_hook`) are values that change nothing."""
+    assigned instead of the chain is called too. `jit_cache_hook` and `jit_post_compile_hook`
+    are called before and after a specialization is built, with Triton's arguments
+    (runtime/jit_hooks.py). `override_arch` and the other hooks (`kernel_load_start_hook`,
+    `kernel_load_end_hook`, `add_stages_inspection_hook`) are values that change nothing."""
 
     interpret = env_bool("TRITON_INTERPRET")
     debug = env_bool("TRITON_DEBUG")  # as launches read it: environment.triton_flag

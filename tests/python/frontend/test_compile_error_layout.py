@@ -139,10 +139,12 @@ def k_fp8_format(dtype: tl.constexpr):
     tl.dot(a, a)
 
 
-@pytest.mark.parametrize("dtype", [tl.float8e4b8, tl.float8e5b16])
-def test_fp8_format_without_cpu_support_is_refused_at_its_line(dtype):
-    # Triton refuses an fp8 format its target lacks in these words; the error points at the
-    # statement that made the value (the refusal is found where the C++ type is written).
-    err = compile_error(k_fp8_format, {"dtype": "constexpr"}, {"dtype": dtype})
-    assert str(err).startswith("at 2:4: ")
-    assert f"type {dtype.name} not supported in this architecture" in str(err.__cause__)
+@pytest.mark.parametrize("dtype", [tl.float8e5, tl.float8e4nv, tl.float8e4b15, tl.float8e4b8,
+                                   tl.float8e5b16])
+def test_every_fp8_format_of_triton_compiles(dtype):
+    # Triton's test_fp8_support expects a device that is neither CUDA nor HIP to refuse all but
+    # float8e5; tcpu, like Triton's interpreter, runs all five (docs/triton-tests.md).
+    compiled = triton.compile(triton.compiler.ASTSource(fn=k_fp8_format,
+                                                        signature={"dtype": "constexpr"},
+                                                        constexprs={"dtype": dtype}))
+    assert compiled is not None

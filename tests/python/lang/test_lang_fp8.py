@@ -20,6 +20,7 @@ import torch
 
 import triton
 import triton.language as tl
+from lang_support import from_fp8_kernel, to_fp8_kernel
 
 FORMATS = {"e5": (tl.float8e5, 2, 15), "e4": (tl.float8e4nv, 3, 7)}
 
@@ -69,20 +70,6 @@ def fp8_inputs(fmt: str) -> np.ndarray:
     return np.resize(vals, (vals.size + 255) // 256 * 256)
 
 
-@triton.jit
-def _to_fp8_kernel(X, OUT, DT: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    x = tl.load(X + offs)
-    tl.store(OUT.to(tl.pointer_type(DT)) + offs, x.to(DT))
-
-
-@triton.jit
-def _from_fp8_kernel(B, OUT, DT: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    x = tl.load(B.to(tl.pointer_type(DT)) + offs)
-    tl.store(OUT + offs, x.to(OUT.dtype.element_ty))
-
-
 @pytest.mark.parametrize("fmt", ["e5", "e4"])
 @pytest.mark.parametrize("src", ["fp32", "fp16"])
 def test_conversion_to_fp8_rounds_to_nearest_even_and_saturates(fmt, src, device):
@@ -92,7 +79,7 @@ def test_conversion_to_fp8_rounds_to_nearest_even_and_saturates(fmt, src, device
             vals = vals.astype(np.float16)
     x = torch.from_numpy(vals).to(device)
     out = torch.zeros(vals.size, dtype=torch.uint8, device=device)
-    _to_fp8_kernel[(vals.size // 256,)](x, out, DT=FORMATS[fmt][0], BLOCK=256)
+    to_fp8_kernel[(vals.size // 256,)](x, out, DT=FORMATS[fmt][0], BLOCK=256)
     expected = encode(vals.astype(np.float64), fmt)
     got = out.cpu().numpy()
     bad = np.nonzero(got != expected)[0]
@@ -104,7 +91,7 @@ def test_conversion_to_fp8_rounds_to_nearest_even_and_saturates(fmt, src, device
 def test_conversion_from_fp8_is_exact_for_every_pattern(fmt, dst, device):
     bits = torch.arange(256, dtype=torch.int32).to(torch.uint8).to(device)
     out = torch.zeros(256, dtype=dst, device=device)
-    _from_fp8_kernel[(1,)](bits, out, DT=FORMATS[fmt][0], BLOCK=256)
+    from_fp8_kernel[(1,)](bits, out, DT=FORMATS[fmt][0], BLOCK=256)
     expected = decode(np.arange(256), fmt)
     np.testing.assert_array_equal(out.cpu().double().numpy(), expected)
 

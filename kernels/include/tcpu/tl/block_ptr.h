@@ -133,9 +133,14 @@ template <class U>
 TL_INLINE U paddingValue(Padding padding) {
   if constexpr (is_fp8_v<U>) {
     // LLVM's quiet NaN of the format, as Triton pads (APFloat::getNaN): S.11111.10 for e5m2,
-    // the only NaN S.1111.111 for e4m3fn.
-    if (padding == Padding::nan)
-      return U{std::is_same_v<U, float8e5> ? uint8_t{0x7e} : uint8_t{0x7f}};
+    // the only NaN S.1111.111 for e4m3fn, and 0x80 (negative zero's encoding) for the
+    // formats MLIR types as "fnuz": float8e4b8, float8e5b16 and float8e4b15 (which Triton's
+    // conversion then reads as -0).
+    if (padding == Padding::nan) {
+      if constexpr (std::is_same_v<U, float8e5>) return U{0x7e};
+      if constexpr (std::is_same_v<U, float8e4nv>) return U{0x7f};
+      return U{0x80};
+    }
     return U{0};
   }
   if constexpr (std::is_floating_point_v<compute_t<U>>)

@@ -117,7 +117,7 @@ class SharedObjectStore:
         return CompiledKernel(name=meta["name"], source=meta["source"],
                               params=[Param.from_record(r) for r in meta["params"]],
                               codes=meta["codes"], handle=handle,
-                              check_bounds=options.check_bounds)
+                              check_bounds=options.check_bounds, fp_contract=options.fp_contract)
 
     def compiling(self) -> contextlib.AbstractContextManager[None]:
         return disk_cache.compile_lock(self.entry)
@@ -202,4 +202,5 @@ def build(kernel: KernelDef, kinds: list[tuple[Any, ...]], options: BuildOptions
             f"report it with this message):\n{e.detail}\n--- generated source ---\n{source}",
             name) from None
     return CompiledKernel(name=name, source=source, params=params, codes=generated.codes,
-                          handle=handle, check_bounds=options.check_bounds)
+                          handle=handle, check_bounds=options.check_bounds,
+                          fp_contract=options.fp_contract)

@@ -301,15 +301,16 @@ def cast(cx: OpContext, x: Any, dtype: tl.dtype, bitcast: bool = False,
 def _check_fp8_conversion(cx: OpContext, v: Value, dtype: tl.dtype, rounding: Any) -> None:
     """Triton 3.6 converts fp8 only to and from floats (an integer is "cannot cast"), and its
     NVIDIA backend compiles neither fp64 <-> fp8 nor a round-toward-zero fp8 other than fp32 ->
-    float8e5 (measured on an H200): each is refused here with the way around it."""
+    float8e5 (measured on an H200); its AMD backend, the one for float8e4b8 and float8e5b16,
+    has no fp64 conversion of them either and rounds to them to nearest even only (its table
+    of conversions). Each is refused here with the way around it."""
     other = dtype if v.dtype.is_fp8() else v.dtype
-    cpp.ctype(v.dtype), cpp.ctype(dtype)  # fp8 kinds tcpu lacks raise UnsupportedError
     if not other.is_floating():
         raise cx.error(f"cannot cast {v.type_text()} to {dtype}: fp8 converts to and from "
                        "floating types only (go through tl.float32)")
     if other.name == "fp64":
         raise cx.error(f"cannot convert {v.dtype} to {dtype}: Triton cannot compile fp8 <-> "
-                       "fp64 conversions for NVIDIA GPUs; go through tl.float32")
+                       "fp64 conversions for GPUs; go through tl.float32")
     if "fp8e4b15" in (v.dtype.name, dtype.name):
         # Converted in software (Triton's convert_custom_float8, GPUs before sm_90): fp16 and
         # fp32 only; the rounding asked for is not read (fp32 goes to fp16 toward zero, then
@@ -318,6 +319,9 @@ def _check_fp8_conversion(cx: OpContext, v: Value, dtype: tl.dtype, rounding: An
             raise cx.error(f"cannot convert {v.dtype} to {dtype}: Triton converts float8e4b15 "
                            "to and from fp16 and fp32 only; go through tl.float32")
         return
+    if rounding == "rtz" and dtype.name in ("fp8e4b8", "fp8e5b16"):
+        raise cx.error(f"fp_downcast_rounding='rtz' from {v.dtype} to {dtype}: Triton's AMD "
+                       "backend converts to its fp8 formats rounding to nearest even only")
     if rounding == "rtz" and dtype.is_fp8() and (v.dtype.name, dtype.name) != ("fp32", "fp8e5"):
         raise cx.error(f"fp_downcast_rounding='rtz' from {v.dtype} to {dtype}: Triton's NVIDIA "
                        "backend rounds toward zero to fp8 only from fp32 to float8e5")

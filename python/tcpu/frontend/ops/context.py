@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from ..emitter import Emitter
 
 
-_TL_NAMES = {"fp8e5": "float8e5", "fp8e4nv": "float8e4nv", "fp8e4b15": "float8e4b15"}
+_TL_NAMES = {"fp8e5": "float8e5", "fp8e4nv": "float8e4nv", "fp8e4b15": "float8e4b15",
+             "fp8e4b8": "float8e4b8", "fp8e5b16": "float8e5b16"}
 
 
 class BuiltinError(ValueError):

@@ -8,6 +8,7 @@ compiled specializations as shared objects, so a warm process neither lowers nor
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable
 
 from ...frontend.foreign import definition_options, follow_src
@@ -16,6 +17,8 @@ from ...frontend.fast_launch import fast_launcher
 from ...frontend.launcher import launch
 from .interface import KernelInterface
 from .. import knobs
+from .jit_hooks import DeviceCaches, call_compile_hook, preload
+from .jit_hooks import JitFunctionInfo  # noqa: F401  (Triton's name in triton.runtime.jit)
 from .launch_hooks import hooks_wanted, launch_with_hooks
 
 # Launch options of Triton's backends: accepted at launch and ignored on the CPU (they shape
@@ -65,9 +68,19 @@ class JITFunction(KernelDef, KernelInterface):
                            do_not_specialize_on_alignment=do_not_specialize_on_alignment,
                            debug=debug, noinline=noinline, foreign=foreign)
         self.repr = repr  # names each specialization (CompiledKernel.name), as in Triton
+        # Triton's attributes of the decorator's arguments, as given.
+        self.version = version
+        self.do_not_specialize = do_not_specialize or []
+        self.do_not_specialize_on_alignment = do_not_specialize_on_alignment or []
+        self.constexprs = [i for i, n in enumerate(self.arg_names) if n in self.constexpr_names]
+        self.kernel = None  # Triton's field, never set by its launcher either
+        # Called with a launch's arguments before it runs (add_pre_run_hook), as in Triton.
+        self.pre_run_hooks: list[Callable[..., Any]] = []
         # Called with (grid, compiled kernel's metadata, {parameter: value}) when a launch hook
         # (triton.profiler's) asks for the launch's metadata: its name, flops, bytes.
         self.launch_metadata = launch_metadata
+        # Triton's per-device caches; the CPU's is this kernel's specializations (jit_hooks.py).
+        self.device_caches = DeviceCaches(self)
 
     @classmethod
     def of_triton(cls, kernel: Any) -> JITFunction:
@@ -95,13 +108,35 @@ class JITFunction(KernelDef, KernelInterface):
         count = len(self.arg_names)
 
         def launch_on_grid(*args: Any, **kwargs: Any) -> Any:
-            if kwargs or len(args) != count or _hooked():
+            if kwargs or len(args) != count or self.pre_run_hooks or _hooked():
                 return self.run(*args, grid=grid, warmup=False, **kwargs)
             return fast(grid, *args)
 
         return launch_on_grid
 
+    def is_gluon(self) -> bool:
+        return False
+
+    def get_capture_scope(self) -> dict[str, Any]:
+        return self.capture_scope()
+
+    @property
+    def raw_src(self) -> list[str]:
+        """The function's source lines as written (Triton's inspect.getsourcelines)."""
+        return inspect.getsourcelines(self.fn)[0]
+
+    @property
+    def starting_line_number(self) -> int:
+        return inspect.getsourcelines(self.fn)[1]
+
+    def add_pre_run_hook(self, hook: Callable[..., Any]) -> None:
+        """`hook(*args, **kwargs)` is called with each launch's arguments before it runs."""
+        assert callable(hook)
+        self.pre_run_hooks.append(hook)
+
     def run(self, *args: Any, grid: Any, warmup: bool = False, **kwargs: Any) -> Any:
+        for pre_run in self.pre_run_hooks:  # none, mostly: an empty loop
+            pre_run(*args, **kwargs)
         hooked = _hooked() and not warmup
         if not hooked and not warmup:  # the common cases, fast
             if not kwargs and len(args) == len(self.arg_names):
@@ -123,6 +158,23 @@ class JITFunction(KernelDef, KernelInterface):
 
     def warmup(self, *args: Any, grid: Any, **kwargs: Any) -> Any:
         return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+    def preload(self, specialization_data: str) -> Any:
+        """Compiles the specialization that `specialization_data` (what a compile hook got)
+        describes, ahead of the launches that will use it (jit_hooks.py)."""
+        return preload(self, specialization_data)
+
+    def before_compile(self, kinds: list[Any], debug: bool, fp_contract: bool,
+                       options: dict[str, Any], warmup: bool) -> bool:
+        hook = knobs.runtime.jit_cache_hook
+        return bool(hook and call_compile_hook(self, hook, kinds, debug, fp_contract, options,
+                                               warmup))
+
+    def after_compile(self, kinds: list[Any], debug: bool, fp_contract: bool,
+                      options: dict[str, Any], warmup: bool) -> None:
+        hook = knobs.runtime.jit_post_compile_hook
+        if hook:
+            call_compile_hook(self, hook, kinds, debug, fp_contract, options, warmup)
 
 
 def jit(fn: Callable[..., Any] | None = None, *, version: Any = None, repr: Any = None,

@@ -55,6 +55,8 @@ def launch_with_hooks(jit: KernelDef, values: list[Any], grid: Any, options: dic
     """Compiles `jit` for `values`, then runs it over `grid` between the launch hooks."""
     dims = grid_dims(grid, jit.arg_names, values, options)
     kernel = launch(jit, values, dims, options, True)  # compiled (or found), not run
+    if kernel is None:  # the jit_cache_hook declined the compile: nothing runs
+        return None
     name = jit.__name__
     metadata = LazyDict({"name": name, "function": kernel, "stream": 0})
     if launch_metadata is not None:
