@@ -167,4 +167,7 @@ def test_pre_run_hooks_see_each_launchs_arguments(device: str) -> None:
     store_kernel[(1,)](out, 5, BLOCK=8)
     assert (out == 5).all() and len(seen) == 1
     assert seen[0][0][1] == 5 and seen[0][1]["BLOCK"] == 8
+    # Every argument by position: the launch's fast path, which must call the hooks too.
+    store_kernel[(1,)](out, 6, 8)
+    assert (out == 6).all() and len(seen) == 2 and seen[1] == ((out, 6, 8), {})
     assert store_kernel.constexprs == [2] and store_kernel.is_gluon() is False
