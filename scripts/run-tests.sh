@@ -76,9 +76,10 @@ for toolchain in "${toolchains[@]}"; do
       # (TCPU_ARM64_STACK=1): its C++ subset alone takes 20 minutes emulated (docs/platforms.md).
       # Otherwise the Python front end on Arm with two tutorials, the matmul's and softmax's
       # (their code JIT-compiled on emulated Arm is checked for NEON FMAs and SLEEF's AdvSIMD exp):
-      # about 40 s of cross build with a warm compile cache and 4-6 minutes of tests on the
-      # shared VM; the first run also makes the arm64 root (4 minutes, kept in ~/.cache/tcpu-ci)
-      # and cross-builds codegen cold (14-27 minutes there). TCPU_ARM64_PYTHON=0 leaves it out.
+      # about 40 s of cross build with a warm compile cache and 150 s of CPU for the tests (14
+      # minutes of wall time on the loaded shared VM); the first run also makes the arm64 root
+      # (3 minutes, kept in ~/.cache/tcpu-ci) and cross-builds codegen cold (14-27 minutes
+      # there). TCPU_ARM64_PYTHON=0 leaves it out.
       if [ "${TCPU_ARM64_STACK:-0}" = 1 ]; then
         "$here/scripts/run-arm64-stack-tests.sh" "$build_dir" "$here/build-arm64-full"
         stage_done "arm64 whole stack (emulated)"
