@@ -6,9 +6,10 @@
 # Idempotent: the packages are fetched once, and a finished sysroot is not touched again.
 #   scripts/platforms/arm64-sysroot.sh DIR [full]
 # Without `full`: what the runtime-only build links and runs with (listed one by one, about
-# 12 MB). With `full`: also Debian's arm64 LLVM 19, clang, lld, compiler-rt, Python 3 with numpy
-# and pytest, with everything they depend on (apt resolves it: about 150 packages, 215 MB, 1.5 GB
-# unpacked), for the whole stack cross-built and run under qemu-aarch64 -L.
+# 12 MB). With `full`: also Debian's arm64 LLVM 19, clang, lld, compiler-rt, Python 3 with numpy,
+# PyTorch 1.13 and pytest, with everything they depend on (apt resolves it: about 465 packages,
+# 390 MB), for the whole stack, Python front end included, cross-built and run under
+# qemu-aarch64 -L.
 set -euo pipefail
 build_dir="$(mkdir -p "${1:?usage: arm64-sysroot.sh DIR [full]}" && cd "$1" && pwd)"
 mode="${2:-runtime}"
@@ -23,11 +24,11 @@ packages=(
   libgtest-dev libgmock-dev
 )
 # The whole stack: codegen links LLVM and clang; its JIT links kernels with compiler-rt's
-# builtins; the Python package runs on python3 and numpy.
+# builtins; the Python package runs on python3, numpy and torch (the tutorials' tensors).
 full_packages=(
   llvm-19-dev libclang-cpp19-dev libclang-19-dev libclang-common-19-dev libclang-rt-19-dev
   clang-19 lld-19 zlib1g-dev libzstd-dev python3 python3-dev python3-numpy python3-pytest
-  pybind11-dev
+  pybind11-dev python3-torch
 )
 case "$mode" in
   runtime) ;;
@@ -83,13 +84,23 @@ fi
 
 rm -rf "$sysroot"
 mkdir -p "$sysroot"
-for deb in "$apt_dir"/debs/*_arm64.deb; do
+# Architecture-independent packages too: pytest, pybind11's headers and most of Python's
+# libraries are `all`.
+for deb in "$apt_dir"/debs/*_arm64.deb "$apt_dir"/debs/*_all.deb; do
+  [ -e "$deb" ] || continue
   dpkg-deb -x "$deb" "$sysroot"
 done
 # Absolute links (libm.so -> /lib/aarch64-linux-gnu/libm.so.6) would point into the host: the
 # linker then passes over them (to libm.a). Point them into the sysroot instead.
 find "$sysroot" -type l -lname '/*' | while read -r link; do
   ln -sfn "$sysroot$(readlink "$link")" "$link"
+done
+# What maintainer scripts would have made: the BLAS and LAPACK that numpy and torch load
+# (libblas.so.3) are links that update-alternatives writes, to the reference implementations
+# here (libblas3, liblapack3; nothing configures a faster one).
+multiarch="$sysroot/usr/lib/aarch64-linux-gnu"
+for library in blas/libblas.so.3 lapack/liblapack.so.3; do
+  if [ -e "$multiarch/$library" ]; then ln -sfn "$library" "$multiarch/$(basename "$library")"; fi
 done
 # The GPU offloading bitcode of libomp-19-dev is of no use here (and most of its size).
 rm -f "$sysroot"/usr/lib/llvm-19/lib/libomptarget*

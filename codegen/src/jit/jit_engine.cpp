@@ -45,6 +45,9 @@ llvm::orc::SymbolMap runtimeServices(llvm::orc::LLJIT& jit) {
   return {
       {jit.mangleAndIntern("tcpuKernelPrint"), entry(&tcpuKernelPrint)},
       {jit.mangleAndIntern("tcpuKernelAssertFail"), entry(&tcpuKernelAssertFail)},
+      // Every tl atomic takes its stripe's lock from this table and waits in the function.
+      {jit.mangleAndIntern("tcpuKernelAtomicLocks"), entry(tcpuKernelAtomicLocks)},
+      {jit.mangleAndIntern("tcpuKernelAtomicWait"), entry(&tcpuKernelAtomicWait)},
       {jit.mangleAndIntern("tcpuKernelFindBuffer"), entry(&tcpuKernelFindBuffer)},
       {jit.mangleAndIntern("tcpuKernelEnterProgram"), entry(&tcpuKernelEnterProgram)},
       {jit.mangleAndIntern("tcpuKernelReportAccess"), entry(&tcpuKernelReportAccess)},

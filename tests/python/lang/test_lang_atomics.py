@@ -360,3 +360,24 @@ def test_atomic_cas_xchg_sem_scope(sem, scope, device):
     _cas_scope_kernel[(1,)](x, old, SEM=sem, SCOPE=scope)
     assert x.cpu().tolist() == [9, 3]
     assert old.cpu().tolist() == [7, 11]
+
+
+# --------------------------------------------------------------------------------------
+# compiled in memory
+# --------------------------------------------------------------------------------------
+
+
+@triton.jit
+def _in_memory_counter_kernel(COUNTER):
+    tl.atomic_add(COUNTER, 1)
+
+
+def test_atomics_of_a_kernel_compiled_in_memory(device, monkeypatch):
+    # Without the disk cache (TCPU_PYTHON_CACHE=0 here; always on macOS, where no shared objects
+    # are written) a kernel is linked in memory by codegen's JIT, which must bind the runtime's
+    # atomic stripe locks as a cached shared object binds them (this kernel's first specialization
+    # in the process: it is compiled here, not found).
+    monkeypatch.setenv("TCPU_PYTHON_CACHE", "0")
+    counter = torch.zeros(1, dtype=torch.int32, device=device)
+    _in_memory_counter_kernel[(G,)](counter)
+    assert counter.item() == G
