@@ -82,6 +82,8 @@ def computation_type(a: tl.dtype, a_is_literal: bool, b: tl.dtype, b_is_literal:
     if not (a.is_int() and b.is_int()):
         raise TypeError(f"unexpected operand types {a} and {b}")
     if div_or_mod and a.is_int_signed() != b.is_int_signed():
-        raise TypeError(f"cannot use / or % with {a} and {b}: they differ in signedness "
-                        "(cast one of them)")
+        # Worded as Triton's refusal, which tests match ("Cannot use .* because they have
+        # different signedness", test_core's test_bin_op).
+        raise TypeError(f"Cannot use /, // or % with {a} and {b} because they have different "
+                        "signedness (cast one of them)")
     return integer_promote(a, b)

@@ -542,6 +542,33 @@ def test_int8_plus_literal_wraps(device):
     assert list(host(z, "int8")[:5]) == [-56, 127, -128, -27, 100]
 
 
+@triton.jit
+def _div_mod_kernel(X, Y, Z, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(X + offs)
+    y = tl.load(Y + offs)
+    if OP == "/":
+        z = x / y
+    elif OP == "//":
+        z = x // y
+    else:
+        z = x % y
+    tl.store(Z + offs, z)
+
+
+@pytest.mark.parametrize("xt, yt", [("int8", "uint8"), ("uint8", "int32")])
+@pytest.mark.parametrize("op", ["/", "//", "%"])
+def test_div_mod_of_mixed_signedness_refused(xt, yt, op, device):
+    """Triton refuses /, // and % between blocks of different signedness, in words that its own
+    test_core.py's test_bin_op matches; tcpu refused them in other words, so that test failed."""
+    rs = np.random.RandomState(8)
+    x, y = rand_data(xt, BLOCK, rs), rand_data(yt, BLOCK, rs, nonzero=True)
+    z = empty(BLOCK, "float32", device)
+    with pytest.raises(triton.TritonError,
+                       match="Cannot use .* because they have different signedness"):
+        _div_mod_kernel[(1,)](dev(x, device, xt), dev(y, device, yt), z, OP=op, BLOCK=BLOCK)
+
+
 RUNTIME_SCALAR_CASES = [
     # (block dtype, op, value passed as a run-time argument, result dtype)
     ("int8", "+", 3, "int32"),            # i32 argument: a 0-d tensor takes part in promotion

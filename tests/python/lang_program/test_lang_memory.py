@@ -478,3 +478,29 @@ def test_store_broadcasts_value(device):
     _store_broadcast_kernel[(1,)](z, z2, M=4, N=8)
     assert (host(z) == 3.5).all()
     np.testing.assert_array_equal(host(z2), np.broadcast_to(np.arange(8, dtype=np.float16), (4, 8)))
+
+
+@triton.jit
+def _expand_pointer_range_kernel(X, Z, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr,
+                                 STEP: tl.constexpr):
+    x = tl.load(X + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+    z = tl.sum(x, axis=AXIS, keep_dims=True)
+    # A range of pointers made 2-D: how Triton's test_reduce stores a keep_dims result.
+    if AXIS == 0:
+        z_ptr = Z + tl.arange(0, N) * STEP
+    else:
+        z_ptr = Z + tl.arange(0, M) * STEP
+    tl.store(tl.expand_dims(z_ptr, axis=AXIS), z)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("step", [1, 3])
+def test_expand_dims_of_pointer_range(axis, step, device):
+    M, N = 4, 8
+    x = np.arange(M * N, dtype=np.float32).reshape(M, N)
+    count = (N if axis == 0 else M)
+    z = torch.full((count * step,), -1.0, dtype=torch.float32, device=device)
+    _expand_pointer_range_kernel[(1,)](dev(x, device), z, M=M, N=N, AXIS=axis, STEP=step)
+    want = np.full(count * step, -1.0, dtype=np.float32)
+    want[::step] = x.sum(axis=axis)
+    np.testing.assert_array_equal(host(z), want)

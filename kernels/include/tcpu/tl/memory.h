@@ -124,6 +124,27 @@ TL_INLINE auto operator+(Expr<F, Ops...> offsets, T* p) {
   return p + offsets.eval();
 }
 
+// ptrs[:, None] and ptrs[None, :] of a range of pointers (`tl.expand_dims(Z + offs, 1)`, as a
+// reduction with keep_dims stores its column): still a Ptr, so the store keeps its runs.
+template <int Axis, class T, int N>
+TL_INLINE auto expand_dims(const Ptr<T, N>& p) {
+  static_assert(Axis == 0 || Axis == 1, "expand_dims: axis is 0 or 1");
+  if constexpr (Axis == 0) {
+    Ptr<T, 1, N> out;
+    out.base = p.base;
+    out.row[0] = p.row[0];
+    out.colStep = p.colStep;
+    return out;
+  } else {
+    Ptr<T, N, 1> out;
+    out.base = p.base;
+    for (int i = 0; i < N; ++i)
+      out.row[i] = p.row[0] + i * p.colStep;
+    out.colStep = 0;
+    return out;
+  }
+}
+
 // Pointers with an explicit column part: base + row[i] + col[j]. Triton's matmul tutorial
 // wraps its column indices (`offs_bn = (pid_n * BLOCK_N + arange) % N`) so that loads never
 // leave B, and adds them as a row to per-row pointers (`b_ptr + offs_k[:, None] * stride_bk +
