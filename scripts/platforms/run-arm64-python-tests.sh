@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python front end on Linux Arm64, emulated (docs/platforms.md): the root's own python3,
+# The Python front end on Linux Arm64, emulated (docs/internals/platforms.md): the root's own python3,
 # numpy and torch (Debian 12's arm64 packages) run under qemu-aarch64 -L with tcpu's extension
 # cross-built for them (scripts/platforms/run-arm64-stack-tests.sh builds it), and run users' Triton code:
 # the tutorials through `python3 -m tcpu`, the tutorial kernels against real Triton's goldens,

@@ -57,7 +57,7 @@ else
 fi
 echo "run-arm64-stack-tests: built ($((SECONDS - start)) s)"
 if [ "${TCPU_ARM64_ONLY_PYTHON:-0}" = 1 ]; then
-  bash "$root/scripts/run-arm64-python-tests.sh" "$build_dir" "$sysroot" "$host_build"
+  bash "$root/scripts/platforms/run-arm64-python-tests.sh" "$build_dir" "$sysroot" "$host_build"
   echo "run-arm64-stack-tests: passed in $((SECONDS - start)) s"
   exit 0
 fi
@@ -84,5 +84,5 @@ else
   ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" -R "$subset_tests"
 fi
 echo "run-arm64-stack-tests: C++ tests passed ($((SECONDS - start)) s)"
-bash "$root/scripts/run-arm64-python-tests.sh" "$build_dir" "$sysroot" "$host_build"
+bash "$root/scripts/platforms/run-arm64-python-tests.sh" "$build_dir" "$sysroot" "$host_build"
 echo "run-arm64-stack-tests: passed in $((SECONDS - start)) s"

@@ -143,7 +143,7 @@ def k_fp8_format(dtype: tl.constexpr):
                                    tl.float8e5b16])
 def test_every_fp8_format_of_triton_compiles(dtype):
     # Triton's test_fp8_support expects a device that is neither CUDA nor HIP to refuse all but
-    # float8e5; tcpu, like Triton's interpreter, runs all five (docs/triton-tests.md).
+    # float8e5; tcpu, like Triton's interpreter, runs all five (docs/conformance/triton-tests.md).
     compiled = triton.compile(triton.compiler.ASTSource(fn=k_fp8_format,
                                                         signature={"dtype": "constexpr"},
                                                         constexprs={"dtype": dtype}))
