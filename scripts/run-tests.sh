@@ -3,9 +3,10 @@
 # (scripts/checks/check-layering.sh), builds with clang-19 and (on Linux) g++-12 with warnings as
 # errors, runs the whole test suite on the clang build, the kernel tests again for the x86-64-v3 and
 # baseline x86-64 code paths (scripts/platforms/run-target-tests.sh), the runtime and ahead-of-time
-# kernels built for arm64 under qemu (scripts/platforms/run-arm64-tests.sh; the whole stack and the
-# Python front end there on request), the runtime and tl's host tests built with libc++ (scripts/platforms/run-libcxx-tests.sh), the Python tests in a
-# virtual environment with PyPI's torch and Triton where pip installed tcpu (scripts/setup-venv.sh,
+# kernels built for arm64 under qemu (scripts/platforms/run-arm64-tests.sh) and the Python front end
+# on emulated Arm with two tutorials (the whole stack there on request), the runtime and tl's host
+# tests built with libc++ (scripts/platforms/run-libcxx-tests.sh), the Python tests in a virtual
+# environment with PyPI's torch and Triton where pip installed tcpu (scripts/setup-venv.sh,
 # scripts/run-python-tests.sh --installed), the wheel that bundles LLVM in a clean Debian 12
 # (scripts/packaging/check-wheel.sh), and checks the clang build as an installed package
 # (scripts/packaging/check-package.sh); on the g++ build it runs the tests of host code (below);
@@ -73,18 +74,16 @@ for toolchain in "${toolchains[@]}"; do
       "$here/scripts/platforms/run-arm64-tests.sh" "$build_dir" "$here/build-arm64"
       stage_done "arm64 (emulated)"
       # The whole stack on Arm (codegen, JIT, tcpu, the Python front end) under qemu, on request
-      # (TCPU_ARM64_STACK=1): its C++ subset alone takes 20 minutes emulated. TCPU_ARM64_PYTHON=1
-      # runs only the Python front end on Arm with two tutorials, the matmul's and softmax's (their
-      # code JIT-compiled on emulated Arm is checked for NEON FMAs and SLEEF's AdvSIMD exp): about
-      # 40 s of cross build with a warm compile cache and 150 s of CPU for the tests (14 minutes
-      # of wall time on the loaded shared VM), but the first run also makes the arm64 root (3
-      # minutes, kept in ~/.cache/tcpu-ci) and cross-builds codegen cold (14-27 minutes), which
-      # would take .ci/run past its hour on a machine without those caches: so on request only
-      # (docs/internals/platforms.md).
+      # (TCPU_ARM64_STACK=1): its C++ subset alone takes 20 minutes emulated. Otherwise the Python
+      # front end on Arm with two tutorials, the matmul's and softmax's (their code JIT-compiled on
+      # emulated Arm is checked for NEON FMAs and SLEEF's AdvSIMD exp): about 40 s of cross build
+      # with a warm compile cache and 150 s of CPU for the tests; the first run on a machine also
+      # makes the arm64 root (3 minutes, kept in ~/.cache/tcpu-ci) and cross-builds codegen cold
+      # (about 4 minutes of CPU). TCPU_ARM64_PYTHON=0 leaves it out (docs/internals/platforms.md).
       if [ "${TCPU_ARM64_STACK:-0}" = 1 ]; then
         "$here/scripts/platforms/run-arm64-stack-tests.sh" "$build_dir" "$here/build-arm64-full"
         stage_done "arm64 whole stack (emulated)"
-      elif [ "${TCPU_ARM64_PYTHON:-0}" = 1 ]; then
+      elif [ "${TCPU_ARM64_PYTHON:-1}" != 0 ]; then
         TCPU_ARM64_ONLY_PYTHON=1 TCPU_ARM64_PYTHON_TUTORIALS="02 03" TCPU_ARM64_PYTHON_PYTEST=0 \
           "$here/scripts/platforms/run-arm64-stack-tests.sh" "$build_dir" "$here/build-arm64-full"
         stage_done "arm64 Python front end (emulated)"
