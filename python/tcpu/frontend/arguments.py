@@ -199,9 +199,7 @@ def grid_dims(grid: Any, arg_names: list[str], values: list[Any], options: dict[
 
 def extent(value: Any) -> int:
     """Bytes from an array's address to its end; 0 when unknown (not contiguous)."""
-    if CLASSIFIERS.get(type(value)) is _torch_tensor:  # a tensor, in two calls (every launch)
-        return value.nbytes if value.is_contiguous() else 0
-    if hasattr(value, "element_size"):  # torch
+    if hasattr(value, "element_size"):  # torch (Tensor.nbytes is 2.1's: not in 1.13)
         return value.numel() * value.element_size() if value.is_contiguous() else 0
     flags = getattr(value, "flags", None)  # numpy
     return value.nbytes if flags is not None and flags.c_contiguous else 0
