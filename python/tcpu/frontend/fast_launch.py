@@ -8,8 +8,9 @@ everything: arguments of other types go through arguments.py's classifiers (and 
 come from launcher.launch, which names the kernel), a specialization not compiled yet, or one
 launched with checks (bounds, TCPU_MEM_GUARD), with tuple or descriptor arguments, or with a
 pointer it reads overlapping one it writes (then a variant that reads at the load is launched).
-Nothing is decided differently: the key is the one launcher.launch builds, with TRITON_DEBUG
-and TRITON_DEFAULT_FP_FUSION read at each launch as there. An empty kernel's launch took about
+Nothing is decided differently: the key is built by launcher.launch's own functions
+(specialization_key, fp_fusion, KernelDef.debug_enabled), TRITON_DEBUG and
+TRITON_DEFAULT_FP_FUSION read at each launch as there. An empty kernel's launch took about
 4 us of CPU time before this path and its environment reads, 2 us after (bench/RESULTS.md)."""
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable
 
-from .. import _environment as environment
 from .arguments import _TORCH_DTYPE_NAMES, as_annotated, classify, grid_dims
 from .foreign import to_tcpu
 from .kernel_def import KernelDef
-from .launcher import launch
+from .launcher import fp_fusion, launch, specialization_key
 
 FastLaunch = Callable[..., Any]  # (grid, *every argument in order) -> the compiled kernel
 
@@ -84,11 +84,8 @@ def _generate(jit: KernelDef) -> FastLaunch:
     for i in range(n):
         lines += ["    " + line for line in _parameter_lines(jit, i)]
     lines += [
-        "        debug = jit.debug",  # KernelDef.debug_enabled, launcher.fp_fusion: no options
-        f"        key = (({keys}), bool(debug) if debug is not None else _flag('TRITON_DEBUG'))",
-        "        if _get('TRITON_DEFAULT_FP_FUSION') is not None and not "
-        "_flag('TRITON_DEFAULT_FP_FUSION'):",
-        "            key += ('unfused',)",
+        # The launcher's own key, debug mode and FMA rule, with no launch options.
+        f"        key = _key(({keys}), jit.debug_enabled(_NO_OPTIONS), _fp_fusion(None))",
         "        kernel = specializations.get(key)",
         "    except TypeError:  # an argument refused, an unhashable constexpr: named there",
         "        kernel = None",
@@ -108,7 +105,8 @@ def _generate(jit: KernelDef) -> FastLaunch:
     torch = sys.modules.get("torch")
     scope = {
         "jit": jit, "specializations": jit.specializations, "names": jit.arg_names,
-        "launch": launch, "grid_dims": grid_dims, "_get": environment.get, "_flag": environment.triton_flag,
+        "launch": launch, "grid_dims": grid_dims, "_key": specialization_key,
+        "_fp_fusion": fp_fusion, "_NO_OPTIONS": {},
         "_classify": classify, "_classify_annotated": _classify_annotated,
         "_to_tcpu": to_tcpu, "_dtypes": _TORCH_DTYPE_NAMES,
         "_Tensor": torch.Tensor if torch is not None else _NoTensor,

@@ -104,7 +104,7 @@ class JITFunction(KernelDef, KernelInterface):
         launch hook set (the common case) goes straight to fast_launch.py's path."""
         if type(self).run is not JITFunction.run:  # a subclass's own run
             return KernelInterface.__getitem__(self, grid)
-        fast = self.__dict__.get("_fast_launch") or fast_launcher(self)
+        fast = fast_launcher(self)
         count = len(self.arg_names)
 
         def launch_on_grid(*args: Any, **kwargs: Any) -> Any:
